@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_MARKER_H
+#define _LINUX_MARKER_H
+
+/*
+ * Static markers: named instrumentation sites that cost one NOP while
+ * nobody listens.
+ *
+ * Adding a marker is one line at the site:
+ *
+ *	trace_mark(futex_wait, "uaddr %p val %u", uaddr, val);
+ *
+ * The name is a C identifier; the format names each field and gives its
+ * printf conversion. The compiler checks the arguments against the format as
+ * it does for printk(), and the arguments are evaluated only when at least
+ * one probe is attached. See Documentation/trace/markers.rst.
+ */
+
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/stdarg.h>
+#include <linux/types.h>
+
+struct module;
+struct marker;
+
+/**
+ * typedef marker_probe_func - a probe attached to a marker
+ * @marker: the site that fired; @marker->name and @marker->format describe
+ *	the arguments
+ * @probe_private: the pointer given at registration
+ * @args: the arguments of the site, in the order of @marker->format
+ *
+ * Context: any context the site runs in, NMI and hard IRQ included, with
+ * preemption disabled. A probe must not sleep, take locks that those contexts
+ * may hold, or allocate memory.
+ */
+typedef void (*marker_probe_func)(const struct marker *marker,
+				  void *probe_private, va_list *args);
+
+/* Format for markers without arguments: trace_mark(name, MARK_NOARGS). */
+#define MARK_NOARGS " "
+
+/* Longest marker name, terminating NUL included. */
+#define MARKER_NAME_MAX		64
+
+/* One per site, in the __markers section; sites of one name share probes. */
+struct marker {
+	const char *name;		/* in __markers_strings */
+	const char *format;		/* in __markers_strings */
+	void __rcu *probes;		/* struct marker_probe_array, or NULL */
+	unsigned char state;		/* 1 while probes are attached */
+	unsigned char flags;		/* MARKER_FLAG_* */
+} __aligned(8);
+
+/* The site has a format other than its name's; it stays disabled. */
+#define MARKER_FLAG_CONFLICT	0x01
+
+#ifdef CONFIG_MARKERS
+
+/**
+ * trace_mark - a static marker
+ * @name: marker name, a C identifier
+ * @format: "field %conv field %conv ..." describing the arguments
+ * @args: the arguments, checked against @format like printk()
+ *
+ * Costs one NOP (on architectures with patchable sites) while no probe is
+ * attached; @args are not evaluated then.
+ */
+#define trace_mark(name, format, args...)				\
+	__trace_mark(name, format, ## args)
+
+/**
+ * marker_probe_register - attach a probe to a marker
+ * @name: marker name
+ * @format: the format the probe expects, or NULL for a probe that reads
+ *	@marker->format itself
+ * @probe: the probe
+ * @probe_private: passed to @probe
+ *
+ * The marker need not exist yet: the probe is attached to sites of @name
+ * when they appear (module load).
+ *
+ * Return: 0; -EINVAL for a NULL probe, an empty or overlong name, or a
+ * format that cannot be parsed; -EPERM if @format differs from the marker's;
+ * -EEXIST if @probe with @probe_private is already attached; -EBUSY if a
+ * site's code is not what markers left there; -ENOMEM.
+ */
+int marker_probe_register(const char *name, const char *format,
+			  marker_probe_func probe, void *probe_private);
+int marker_probe_unregister(const char *name, marker_probe_func probe,
+			    void *probe_private);
+int marker_probe_unregister_private_data(marker_probe_func probe,
+					 void *probe_private);
+void marker_synchronize_unregister(void);
+
+/**
+ * struct marker_probe_request - one probe change in a batch
+ * @name: marker name
+ * @format: as for marker_probe_register(); ignored when unregistering
+ * @probe: the probe
+ * @probe_private: passed to @probe
+ */
+struct marker_probe_request {
+	const char *name;
+	const char *format;
+	marker_probe_func probe;
+	void *probe_private;
+};
+
+int marker_probe_register_batch(const struct marker_probe_request *reqs,
+				unsigned int nr);
+int marker_probe_unregister_batch(const struct marker_probe_request *reqs,
+				  unsigned int nr);
+
+/**
+ * struct marker_site_info - what marker_for_each_site() reports of a site
+ * @marker: the site's marker
+ * @mod: the module holding the site, NULL for the core kernel
+ * @code: address of the patchable instruction, 0 without patchable sites
+ * @target: where the instruction jumps when enabled, 0 without sites
+ * @enabled: probes are attached and the site calls them
+ * @init_freed: the site was in init text that is gone; it is never patched
+ */
+struct marker_site_info {
+	const struct marker *marker;
+	struct module *mod;
+	unsigned long code;
+	unsigned long target;
+	bool enabled;
+	bool init_freed;
+};
+
+int marker_for_each_site(int (*fn)(const struct marker_site_info *info,
+				   void *data),
+			 void *data);
+bool marker_text_reserved(void *start, void *end);
+
+#else /* !CONFIG_MARKERS */
+
+#define trace_mark(name, format, args...)				\
+	do {								\
+		if (0)							\
+			__marker_check_format(format, ## args);		\
+	} while (0)
+
+static inline int marker_probe_register(const char *name, const char *format,
+					marker_probe_func probe,
+					void *probe_private)
+{
+	return -ENOSYS;
+}
+
+static inline int marker_probe_unregister(const char *name,
+					  marker_probe_func probe,
+					  void *probe_private)
+{
+	return -ENOSYS;
+}
+
+static inline int marker_probe_unregister_private_data(marker_probe_func probe,
+						       void *probe_private)
+{
+	return -ENOSYS;
+}
+
+static inline void marker_synchronize_unregister(void) { }
+
+static inline bool marker_text_reserved(void *start, void *end)
+{
+	return false;
+}
+
+#endif /* CONFIG_MARKERS */
+
+/*
+ * Parsed formats. "uaddr %p val %u" has two fields, "uaddr" (a pointer) and
+ * "val" (an unsigned int); the field name is the word before each conversion,
+ * optionally followed by ':' or '='.
+ */
+
+#define MARKER_FIELD_NAME_MAX	32	/* terminating NUL included */
+#define MARKER_FIELDS_MAX	16
+
+enum marker_field_type {
+	MARKER_FIELD_SIGNED,		/* %d %i, with h hh l ll z t */
+	MARKER_FIELD_UNSIGNED,		/* %u %x %X %o, with h hh l ll z t */
+	MARKER_FIELD_CHAR,		/* %c */
+	MARKER_FIELD_POINTER,		/* %p and its extensions */
+	MARKER_FIELD_STRING,		/* %s */
+};
+
+/**
+ * struct marker_field - one conversion of a marker format
+ * @name: field name; "argN" (N from 0) when the format gives none
+ * @type: kind of value
+ * @size: bytes the value occupies once stored (1, 2, 4 or 8; pointer size
+ *	for %p; 0 for %s, whose length varies)
+ * @va_size: bytes va_arg() reads: sizeof(int) for hh, h, plain and %c,
+ *	else the size of the promoted type
+ * @conversion: the conversion character ('d', 'i', 'u', 'x', 'X', 'o',
+ *	'c', 'p' or 's')
+ */
+struct marker_field {
+	char name[MARKER_FIELD_NAME_MAX];
+	enum marker_field_type type;
+	unsigned char size;
+	unsigned char va_size;
+	char conversion;
+};
+
+int marker_format_parse(const char *format, struct marker_field *fields,
+			unsigned int max_fields);
+u64 marker_field_fetch(const struct marker_field *field, va_list *args);
+
+/* ---- Plumbing below: not needed to add a marker. ---- */
+
+/* Never called: lets the compiler check @args against @format. */
+static inline __printf(1, 2) void __marker_check_format(const char *format, ...)
+{
+}
+
+#ifdef CONFIG_MARKERS
+
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+#include <asm/marker.h>
+
+/*
+ * One patchable site, in the __marker_sites section. Offsets are relative to
+ * the field's own address, so the table needs no relocation.
+ */
+struct marker_site {
+	s32 code;
+	s32 target;
+	s32 marker;
+};
+
+static inline unsigned long marker_site_code(const struct marker_site *site)
+{
+	return (unsigned long)&site->code + site->code;
+}
+
+static inline unsigned long marker_site_target(const struct marker_site *site)
+{
+	return (unsigned long)&site->target + site->target;
+}
+
+static inline struct marker *marker_site_marker(const struct marker_site *site)
+{
+	return (struct marker *)((unsigned long)&site->marker + site->marker);
+}
+
+/* Implemented by the architecture; called with the marker mutex held. */
+int arch_marker_site_check(const struct marker_site *site, bool enabled);
+void arch_marker_site_queue(const struct marker_site *site, bool enable);
+void arch_marker_site_apply(void);
+
+#define marker_site_enabled(marker)	arch_marker_site_enabled(marker)
+#else
+/* No patchable sites: test the marker's state, one load and a branch. */
+#define marker_site_enabled(marker)	unlikely(READ_ONCE((marker)->state))
+#endif
+
+void __marker_probe_call(const struct marker *marker, ...);
+
+/*
+ * Each site gets its own struct marker and strings; the name and format
+ * are kept in one string so both land in __markers_strings together.
+ */
+#define __trace_mark(name, format, args...)				\
+	do {								\
+		static const char __marker_str_##name[]			\
+		__section("__markers_strings") __aligned(1) =		\
+			#name "\0" format;				\
+		static struct marker __marker_##name			\
+		__section("__markers") __used __aligned(8) = {		\
+			.name = __marker_str_##name,			\
+			.format = __marker_str_##name + sizeof(#name),	\
+		};							\
+		if (0)							\
+			__marker_check_format(format, ## args);		\
+		if (marker_site_enabled(&__marker_##name))		\
+			__marker_probe_call(&__marker_##name, ## args);	\
+	} while (0)
+
+#endif /* CONFIG_MARKERS */
+
+#endif /* _LINUX_MARKER_H */
