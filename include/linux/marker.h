@@ -70,22 +70,6 @@ struct marker {
 #define trace_mark(name, format, args...)				\
 	__trace_mark(name, format, ## args)
 
-/**
- * marker_probe_register - attach a probe to a marker
- * @name: marker name
- * @format: the format the probe expects, or NULL for a probe that reads
- *	@marker->format itself
- * @probe: the probe
- * @probe_private: passed to @probe
- *
- * The marker need not exist yet: the probe is attached to sites of @name
- * when they appear (module load).
- *
- * Return: 0; -EINVAL for a NULL probe, an empty or overlong name, or a
- * format that cannot be parsed; -EPERM if @format differs from the marker's;
- * -EEXIST if @probe with @probe_private is already attached; -EBUSY if a
- * site's code is not what markers left there; -ENOMEM.
- */
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func probe, void *probe_private);
 int marker_probe_unregister(const char *name, marker_probe_func probe,
@@ -183,8 +167,8 @@ static inline bool marker_text_reserved(void *start, void *end)
 #define MARKER_FIELDS_MAX	16
 
 enum marker_field_type {
-	MARKER_FIELD_SIGNED,		/* %d %i, with h hh l ll z t */
-	MARKER_FIELD_UNSIGNED,		/* %u %x %X %o, with h hh l ll z t */
+	MARKER_FIELD_SIGNED,		/* %d %i, with h hh l ll L z t */
+	MARKER_FIELD_UNSIGNED,		/* %u %x %X %o, with h hh l ll L z t */
 	MARKER_FIELD_CHAR,		/* %c */
 	MARKER_FIELD_POINTER,		/* %p and its extensions */
 	MARKER_FIELD_STRING,		/* %s */
@@ -200,6 +184,9 @@ enum marker_field_type {
  *	else the size of the promoted type
  * @conversion: the conversion character ('d', 'i', 'u', 'x', 'X', 'o',
  *	'c', 'p' or 's')
+ * @length: the length modifier as lib/vsprintf.c keeps it: 0 for none,
+ *	'H' for hh, 'h', 'l', 'L' for ll and L, 'z' or 't'; it tells
+ *	marker_field_fetch() which type va_arg() reads
  */
 struct marker_field {
 	char name[MARKER_FIELD_NAME_MAX];
@@ -207,6 +194,7 @@ struct marker_field {
 	unsigned char size;
 	unsigned char va_size;
 	char conversion;
+	char length;
 };
 
 int marker_format_parse(const char *format, struct marker_field *fields,
