@@ -98,7 +98,7 @@ int marker_probe_unregister_batch(const struct marker_probe_request *reqs,
 				  unsigned int nr);
 
 /**
- * struct marker_site_info - what marker_for_each_site() reports of a site
+ * struct marker_site_info - what marker_iterate_sites() reports of a site
  * @marker: the site's marker
  * @mod: the module holding the site, NULL for the core kernel
  * @code: address of the patchable instruction, 0 without patchable sites
@@ -115,9 +115,8 @@ struct marker_site_info {
 	bool init_freed;
 };
 
-int marker_for_each_site(int (*fn)(const struct marker_site_info *info,
-				   void *data),
-			 void *data);
+typedef int (*marker_site_func_t)(const struct marker_site_info *info, void *data);
+int marker_iterate_sites(marker_site_func_t fn, void *data);
 bool marker_text_reserved(void *start, void *end);
 
 #else /* !CONFIG_MARKERS */
@@ -125,27 +124,27 @@ bool marker_text_reserved(void *start, void *end);
 #define trace_mark(name, format, args...)				\
 	do {								\
 		if (0)							\
-			__marker_check_format(format, ## args);		\
+			__marker_check_format(#name, format, ## args);	\
 	} while (0)
 
 static inline int marker_probe_register(const char *name, const char *format,
 					marker_probe_func probe,
 					void *probe_private)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 static inline int marker_probe_unregister(const char *name,
 					  marker_probe_func probe,
 					  void *probe_private)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 static inline int marker_probe_unregister_private_data(marker_probe_func probe,
 						       void *probe_private)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 static inline void marker_synchronize_unregister(void) { }
@@ -204,7 +203,8 @@ u64 marker_field_fetch(const struct marker_field *field, va_list *args);
 /* ---- Plumbing below: not needed to add a marker. ---- */
 
 /* Never called: lets the compiler check @args against @format. */
-static inline __printf(1, 2) void __marker_check_format(const char *format, ...)
+static inline __printf(2, 3) void __marker_check_format(const char *name,
+							const char *format, ...)
 {
 }
 
@@ -249,27 +249,38 @@ void arch_marker_site_apply(void);
 #define marker_site_enabled(marker)	unlikely(READ_ONCE((marker)->state))
 #endif
 
-void __marker_probe_call(const struct marker *marker, ...);
+void __marker_probe_call(const struct marker *marker, const char *format, ...);
+
+/* The core kernel's markers and sites, bounded by the linker script. */
+extern struct marker __start___markers[], __stop___markers[];
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
+#endif
 
 /*
- * Each site gets its own struct marker and strings; the name and format
- * are kept in one string so both land in __markers_strings together.
+ * Each site gets its own struct marker and strings; the name and format are
+ * kept in one string so both land in __markers_strings together. The format
+ * travels inside __VA_ARGS__ so that one literal feeds both the string table
+ * and the printf check.
  */
-#define __trace_mark(name, format, args...)				\
+#define __trace_mark(name, ...)						\
 	do {								\
 		static const char __marker_str_##name[]			\
 		__section("__markers_strings") __aligned(1) =		\
-			#name "\0" format;				\
+			#name "\0" __marker_format(__VA_ARGS__);	\
 		static struct marker __marker_##name			\
 		__section("__markers") __used __aligned(8) = {		\
 			.name = __marker_str_##name,			\
 			.format = __marker_str_##name + sizeof(#name),	\
 		};							\
 		if (0)							\
-			__marker_check_format(format, ## args);		\
+			__marker_check_format(#name, __VA_ARGS__);	\
 		if (marker_site_enabled(&__marker_##name))		\
-			__marker_probe_call(&__marker_##name, ## args);	\
+			__marker_call(&__marker_##name, __VA_ARGS__);	\
 	} while (0)
+
+#define __marker_format(format, args...)	format
+#define __marker_call(marker, ...)	__marker_probe_call(marker, __VA_ARGS__)
 
 #endif /* CONFIG_MARKERS */
 
