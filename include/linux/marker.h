@@ -263,20 +263,20 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
  * travels inside __VA_ARGS__ so that one literal feeds both the string table
  * and the printf check.
  */
-#define __trace_mark(name, ...)						\
+#define __trace_mark(id, ...)						\
 	do {								\
-		static const char __marker_str_##name[]			\
+		static const char __marker_str_##id[]			\
 		__section("__markers_strings") __aligned(1) =		\
-			#name "\0" __marker_format(__VA_ARGS__);	\
-		static struct marker __marker_##name			\
+			#id "\0" __marker_format(__VA_ARGS__);		\
+		static struct marker __marker_##id			\
 		__section("__markers") __used __aligned(8) = {		\
-			.name = __marker_str_##name,			\
-			.format = __marker_str_##name + sizeof(#name),	\
+			.name = __marker_str_##id,			\
+			.format = __marker_str_##id + sizeof(#id),	\
 		};							\
 		if (0)							\
-			__marker_check_format(#name, __VA_ARGS__);	\
-		if (marker_site_enabled(&__marker_##name))		\
-			__marker_call(&__marker_##name, __VA_ARGS__);	\
+			__marker_check_format(#id, __VA_ARGS__);	\
+		if (marker_site_enabled(&__marker_##id))		\
+			__marker_call(&__marker_##id, __VA_ARGS__);	\
 	} while (0)
 
 #define __marker_format(format, args...)	format

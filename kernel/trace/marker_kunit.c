@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the marker registry and, with patchable sites, of the
+ * bytes written at each site.
+ *
+ * The markers below are sites of the core kernel; each test attaches its
+ * own probes and leaves every marker as it found it.
+ */
+#include <kunit/test.h>
+#include <linux/kprobes.h>
+#include <linux/marker.h>
+#include <linux/memory.h>
+#include <linux/string.h>
+
+/* What the test probes saw. */
+struct marker_kunit_seen {
+	unsigned int calls;
+	int a;
+	unsigned long long b;
+	char s[16];
+	const struct marker *marker;
+};
+
+/* Probes run in the test's own thread here: plain writes are enough. */
+static void marker_kunit_probe(const struct marker *marker, void *priv,
+			       va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+
+	seen->calls++;
+	seen->marker = marker;
+	seen->a = va_arg(*args, int);
+	seen->b = va_arg(*args, unsigned long long);
+	strscpy(seen->s, va_arg(*args, const char *), sizeof(seen->s));
+}
+
+static void marker_kunit_count(const struct marker *marker, void *priv,
+			       va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+
+	seen->calls++;
+}
+
+#define MARKER_KUNIT_FMT	"a %d b %llu s %s"
+
+static noinline void marker_kunit_fire(int a, unsigned long long b,
+				       const char *s)
+{
+	trace_mark(marker_kunit_values, MARKER_KUNIT_FMT, a, b, s);
+}
+
+static noinline void marker_kunit_fire_effect(int *counter)
+{
+	trace_mark(marker_kunit_effect, "n %d", (*counter)++);
+}
+
+static noinline void marker_kunit_fire_noargs(void)
+{
+	trace_mark(marker_kunit_noargs, MARK_NOARGS);
+}
+
+/* A probe that fires its own marker again: the inner call is dropped. */
+static void marker_kunit_reenter(const struct marker *marker, void *priv,
+				 va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+
+	seen->calls++;
+	marker_kunit_fire_noargs();
+}
+
+static void marker_register_errors(struct kunit *test)
+{
+	char name[MARKER_NAME_MAX + 1];
+	struct marker_kunit_seen seen = { };
+
+	memset(name, 'n', sizeof(name));
+	name[MARKER_NAME_MAX] = '\0';
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_register("marker_kunit_values", NULL,
+						  NULL, &seen),
+			    "a NULL probe is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_register("", NULL, marker_kunit_count,
+						  &seen),
+			    "an empty name is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_register(NULL, NULL,
+						  marker_kunit_count, &seen),
+			    "a NULL name is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_register(name, NULL,
+						  marker_kunit_count, &seen),
+			    "a name of MARKER_NAME_MAX characters is -EINVAL");
+	name[MARKER_NAME_MAX - 1] = '\0';
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_register(name, NULL,
+						  marker_kunit_count, &seen),
+			    "a name of MARKER_NAME_MAX - 1 characters is valid");
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name,
+							 marker_kunit_count,
+							 &seen));
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_register("marker_kunit_values",
+						  "a %*d", marker_kunit_count,
+						  &seen),
+			    "a format the parser refuses is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register("marker_kunit_values",
+						  "a %d b %llu", marker_kunit_count,
+						  &seen),
+			    "a format other than the marker's is -EPERM");
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister("marker_kunit_values",
+						    marker_kunit_count, &seen),
+			    "unregistering what is not registered is -ENOENT");
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister("marker_kunit_no_such",
+						    marker_kunit_count, &seen),
+			    "unregistering from an unknown marker is -ENOENT");
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister_private_data(marker_kunit_count,
+								 &seen),
+			    "unregister_private_data with nothing is -ENOENT");
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &seen));
+	KUNIT_EXPECT_EQ_MSG(test, -EEXIST,
+			    marker_probe_register("marker_kunit_values",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_count, &seen),
+			    "the same probe and private twice is -EEXIST");
+	KUNIT_EXPECT_EQ_MSG(test, -EEXIST,
+			    marker_probe_register("marker_kunit_values", NULL,
+						  marker_kunit_count, &seen),
+			    "-EEXIST also without a format");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+static void marker_fires_with_values(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+
+	marker_kunit_fire(1, 2, "off");
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 0, "no probe, no call");
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	marker_kunit_fire(-42, 1ULL << 40, "hello");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, -42);
+	KUNIT_EXPECT_EQ(test, seen.b, 1ULL << 40);
+	KUNIT_EXPECT_STREQ(test, seen.s, "hello");
+	KUNIT_ASSERT_NOT_NULL(test, seen.marker);
+	KUNIT_EXPECT_STREQ(test, seen.marker->name, "marker_kunit_values");
+	KUNIT_EXPECT_STREQ(test, seen.marker->format, MARKER_KUNIT_FMT);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_fire(7, 8, "gone");
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1, "no call after unregister");
+	KUNIT_EXPECT_EQ(test, seen.a, -42);
+}
+
+static void marker_args_not_evaluated_when_off(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	int counter = 0;
+
+	marker_kunit_fire_effect(&counter);
+	KUNIT_EXPECT_EQ_MSG(test, counter, 0,
+			    "arguments must not be evaluated while off");
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_effect", "n %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_fire_effect(&counter);
+	KUNIT_EXPECT_EQ_MSG(test, counter, 1, "evaluated once while on");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_effect",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_fire_effect(&counter);
+	KUNIT_EXPECT_EQ(test, counter, 1);
+}
+
+static void marker_several_probes(struct kunit *test)
+{
+	struct marker_kunit_seen one = { }, two = { }, raw = { };
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &one));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &two));
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_values", NULL,
+						  marker_kunit_count, &raw),
+			    "a NULL-format probe joins any marker");
+	marker_kunit_fire(3, 4, "both");
+	KUNIT_EXPECT_EQ(test, one.calls, 1);
+	KUNIT_EXPECT_EQ(test, two.calls, 1);
+	KUNIT_EXPECT_EQ(test, raw.calls, 1);
+	KUNIT_EXPECT_EQ_MSG(test, two.a, 3, "each probe gets its own va_list");
+	KUNIT_EXPECT_STREQ(test, two.s, "both");
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &one));
+	marker_kunit_fire(5, 6, "two");
+	KUNIT_EXPECT_EQ(test, one.calls, 1);
+	KUNIT_EXPECT_EQ(test, two.calls, 2);
+	KUNIT_EXPECT_EQ(test, raw.calls, 2);
+	KUNIT_EXPECT_EQ(test, two.a, 5);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister_private_data(marker_kunit_probe,
+							     &two));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister_private_data(marker_kunit_count,
+							     &raw));
+	marker_synchronize_unregister();
+	marker_kunit_fire(9, 9, "none");
+	KUNIT_EXPECT_EQ(test, two.calls, 2);
+	KUNIT_EXPECT_EQ(test, raw.calls, 2);
+}
+
+static void marker_register_before_site(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_later", "x %d",
+						  marker_kunit_count, &seen),
+			    "a marker may appear after its probe");
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register("marker_kunit_later", "x %u",
+						  marker_kunit_probe, &seen),
+			    "the first probe's format binds the later ones");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_later",
+						marker_kunit_count, &seen));
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_later", "x %u",
+						  marker_kunit_count, &seen),
+			    "with no site and no probe the name is free again");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_later",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+static void marker_batch_all_or_nothing(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	int counter = 0;
+	struct marker_probe_request reqs[] = {
+		{ "marker_kunit_values", MARKER_KUNIT_FMT, marker_kunit_probe,
+		  &seen },
+		{ "marker_kunit_effect", "n %d", marker_kunit_count, &seen },
+		{ "marker_kunit_noargs", "wrong %d", marker_kunit_count,
+		  &seen },
+	};
+
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register_batch(reqs, ARRAY_SIZE(reqs)),
+			    "one mismatching request fails the batch");
+	marker_kunit_fire(1, 1, "x");
+	marker_kunit_fire_effect(&counter);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 0,
+			    "a failed batch attaches nothing");
+	KUNIT_EXPECT_EQ(test, counter, 0);
+
+	reqs[2].format = MARK_NOARGS;
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register_batch(reqs, ARRAY_SIZE(reqs)));
+	marker_kunit_fire(1, 1, "x");
+	marker_kunit_fire_effect(&counter);
+	marker_kunit_fire_noargs();
+	KUNIT_EXPECT_EQ(test, seen.calls, 3);
+	KUNIT_EXPECT_EQ(test, counter, 1);
+
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(reqs + 1, 1));
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister_batch(reqs, 2),
+			    "a batch with one absent probe fails whole");
+	marker_kunit_fire(1, 1, "x");
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 4,
+			    "and leaves the other probe attached");
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(reqs, 1));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(reqs + 2, 1));
+	marker_synchronize_unregister();
+	marker_kunit_fire(1, 1, "x");
+	marker_kunit_fire_effect(&counter);
+	marker_kunit_fire_noargs();
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 4, "all detached");
+}
+
+static void marker_recursion_dropped(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_noargs",
+					      MARK_NOARGS,
+					      marker_kunit_reenter, &seen));
+	marker_kunit_fire_noargs();
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "a probe firing its own marker is not re-entered");
+	marker_kunit_fire_noargs();
+	KUNIT_EXPECT_EQ(test, seen.calls, 2);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_noargs",
+						marker_kunit_reenter, &seen));
+	marker_synchronize_unregister();
+}
+
+static struct kunit_case marker_registry_cases[] = {
+	KUNIT_CASE(marker_register_errors),
+	KUNIT_CASE(marker_fires_with_values),
+	KUNIT_CASE(marker_args_not_evaluated_when_off),
+	KUNIT_CASE(marker_several_probes),
+	KUNIT_CASE(marker_register_before_site),
+	KUNIT_CASE(marker_batch_all_or_nothing),
+	KUNIT_CASE(marker_recursion_dropped),
+	{}
+};
+
+static struct kunit_suite marker_registry_suite = {
+	.name = "marker_registry",
+	.test_cases = marker_registry_cases,
+};
+
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+#include <asm/text-patching.h>
+
+struct marker_kunit_site {
+	const char *name;
+	unsigned long code;
+	unsigned long target;
+	bool enabled;
+	unsigned int found;
+};
+
+static int marker_kunit_find_site(const struct marker_site_info *info,
+				  void *data)
+{
+	struct marker_kunit_site *site = data;
+
+	if (strcmp(info->marker->name, site->name))
+		return 0;
+	site->code = info->code;
+	site->target = info->target;
+	site->enabled = info->enabled;
+	site->found++;
+	return 0;
+}
+
+static void marker_kunit_get_site(struct kunit *test,
+				  struct marker_kunit_site *site,
+				  const char *name)
+{
+	memset(site, 0, sizeof(*site));
+	site->name = name;
+	marker_iterate_sites(marker_kunit_find_site, site);
+	KUNIT_ASSERT_EQ_MSG(test, site->found, 1, "one site named %s", name);
+}
+
+static void marker_kunit_expect_nop(struct kunit *test, unsigned long code)
+{
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, x86_nops[5], 5,
+			       "a disabled site holds the 5-byte NOP");
+}
+
+static void marker_kunit_expect_jmp(struct kunit *test, unsigned long code,
+				    unsigned long target)
+{
+	const u8 *insn = (const u8 *)code;
+	s32 rel;
+
+	KUNIT_EXPECT_EQ_MSG(test, insn[0], 0xe9,
+			    "an enabled site starts with JMP rel32");
+	memcpy(&rel, insn + 1, sizeof(rel));
+	KUNIT_EXPECT_EQ_MSG(test, code + 5 + rel, target,
+			    "the jump lands on the site's probe call");
+}
+
+static void marker_site_bytes(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE(test, site.enabled);
+	KUNIT_EXPECT_NE(test, site.target, site.code);
+	marker_kunit_expect_nop(test, site.code);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE(test, site.enabled);
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_kunit_fire(11, 12, "jmp");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE(test, site.enabled);
+	marker_kunit_expect_nop(test, site.code);
+}
+
+static void marker_site_kprobe_refused(struct kunit *test)
+{
+#ifdef CONFIG_KPROBES
+	struct marker_kunit_site site;
+	struct kprobe kp = { };
+	int ret;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code,
+						     (void *)site.code));
+	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code + 4,
+						     (void *)site.code + 4));
+	KUNIT_EXPECT_FALSE(test, marker_text_reserved((void *)site.code + 5,
+						      (void *)site.code + 5));
+
+	kp.addr = (kprobe_opcode_t *)site.code;
+	ret = register_kprobe(&kp);
+	if (!ret)
+		unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL,
+			    "a kprobe on a marker site is refused");
+#else
+	kunit_skip(test, "needs CONFIG_KPROBES");
+#endif
+}
+
+/* An instruction markers never write: DS-prefixed 4-byte NOP. */
+static const u8 marker_kunit_foreign[5] = { 0x3e, 0x0f, 0x1f, 0x40, 0x00 };
+
+static void marker_kunit_poke(unsigned long code, const void *bytes)
+{
+	mutex_lock(&text_mutex);
+	text_poke_bp((void *)code, bytes, 5, x86_nops[5]);
+	mutex_unlock(&text_mutex);
+}
+
+static void marker_site_busy(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	marker_kunit_expect_nop(test, site.code);
+	marker_kunit_poke(site.code, marker_kunit_foreign);
+
+	KUNIT_EXPECT_EQ_MSG(test, -EBUSY,
+			    marker_probe_register("marker_kunit_values",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_probe, &seen),
+			    "a site changed by someone else is -EBUSY");
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
+			       5, "the foreign bytes are left alone");
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE_MSG(test, site.enabled, "the marker stays off");
+	marker_kunit_fire(1, 2, "busy");
+	KUNIT_EXPECT_EQ(test, seen.calls, 0);
+
+	marker_kunit_poke(site.code, x86_nops[5]);
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_values",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_probe, &seen),
+			    "the restored site can be enabled");
+	marker_kunit_fire(1, 2, "back");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+}
+
+/* 64 sites of 64 markers, for one batch. */
+#define MARKER_KUNIT_BATCH	64
+#define MB(n)	trace_mark(marker_kunit_batch_##n, "i %d", i)
+#define MB8(n)					\
+	do {					\
+		MB(n##0);			\
+		MB(n##1);			\
+		MB(n##2);			\
+		MB(n##3);			\
+		MB(n##4);			\
+		MB(n##5);			\
+		MB(n##6);			\
+		MB(n##7);			\
+	} while (0)
+
+static noinline void marker_kunit_fire_batch(int i)
+{
+	MB8(0);
+	MB8(1);
+	MB8(2);
+	MB8(3);
+	MB8(4);
+	MB8(5);
+	MB8(6);
+	MB8(7);
+}
+
+#ifdef CONFIG_KPROBES
+static unsigned int marker_kunit_finishes;
+
+static int marker_kunit_count_finish(struct kprobe *kp, struct pt_regs *regs)
+{
+	marker_kunit_finishes++;
+	return 0;
+}
+
+static struct kprobe marker_kunit_finish_probe = {
+	.symbol_name = "text_poke_finish",
+	.pre_handler = marker_kunit_count_finish,
+};
+
+/* Count text_poke_finish() calls from outside markers: a kprobe on it. */
+static void marker_kunit_finishes_start(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&marker_kunit_finish_probe));
+	marker_kunit_finishes = 0;
+}
+
+static void marker_kunit_finishes_check(struct kunit *test, const char *what)
+{
+	unregister_kprobe(&marker_kunit_finish_probe);
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_finishes, 1,
+			    "%s: one text_poke_finish() for 64 sites", what);
+}
+#else
+static void marker_kunit_finishes_start(struct kunit *test)
+{
+}
+
+static void marker_kunit_finishes_check(struct kunit *test, const char *what)
+{
+}
+#endif
+
+struct marker_kunit_batch {
+	struct marker_probe_request reqs[MARKER_KUNIT_BATCH];
+	char names[MARKER_KUNIT_BATCH][24];
+	unsigned int sites, enabled, jmps;
+};
+
+static int marker_kunit_batch_site(const struct marker_site_info *info,
+				   void *data)
+{
+	struct marker_kunit_batch *b = data;
+	const u8 *insn = (const u8 *)info->code;
+
+	if (strncmp(info->marker->name, "marker_kunit_batch_", 19))
+		return 0;
+	b->sites++;
+	b->enabled += info->enabled;
+	b->jmps += insn[0] == 0xe9;
+	return 0;
+}
+
+static void marker_site_batch(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_probe_request *reqs;
+	struct marker_kunit_batch *b;
+	unsigned int i;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	reqs = b->reqs;
+	for (i = 0; i < MARKER_KUNIT_BATCH; i++) {
+		snprintf(b->names[i], sizeof(b->names[i]),
+			 "marker_kunit_batch_%u%u", i / 8, i % 8);
+		reqs[i] = (struct marker_probe_request) {
+			.name = b->names[i], .format = "i %d",
+			.probe = marker_kunit_count, .probe_private = &seen,
+		};
+	}
+
+	marker_kunit_finishes_start(test);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_register_batch(reqs, MARKER_KUNIT_BATCH));
+	marker_kunit_finishes_check(test, "enabling");
+	marker_iterate_sites(marker_kunit_batch_site, b);
+	KUNIT_EXPECT_EQ(test, b->sites, MARKER_KUNIT_BATCH);
+	KUNIT_EXPECT_EQ(test, b->enabled, MARKER_KUNIT_BATCH);
+	KUNIT_EXPECT_EQ(test, b->jmps, MARKER_KUNIT_BATCH);
+	marker_kunit_fire_batch(0);
+	KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+
+	marker_kunit_finishes_start(test);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister_batch(reqs, MARKER_KUNIT_BATCH));
+	marker_kunit_finishes_check(test, "disabling");
+	marker_synchronize_unregister();
+
+	b->sites = 0;
+	b->enabled = 0;
+	b->jmps = 0;
+	marker_iterate_sites(marker_kunit_batch_site, b);
+	KUNIT_EXPECT_EQ(test, b->enabled, 0);
+	KUNIT_EXPECT_EQ(test, b->jmps, 0);
+	marker_kunit_fire_batch(0);
+	KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+}
+
+static struct kunit_case marker_site_cases[] = {
+	KUNIT_CASE(marker_site_bytes),
+	KUNIT_CASE(marker_site_kprobe_refused),
+	KUNIT_CASE(marker_site_busy),
+	KUNIT_CASE(marker_site_batch),
+	{}
+};
+
+static struct kunit_suite marker_site_suite = {
+	.name = "marker_sites",
+	.test_cases = marker_site_cases,
+};
+
+kunit_test_suites(&marker_registry_suite, &marker_site_suite);
+#else
+kunit_test_suites(&marker_registry_suite);
+#endif /* CONFIG_HAVE_ARCH_MARKER_SITES */
+
+MODULE_DESCRIPTION("KUnit tests for static markers");
+MODULE_LICENSE("GPL");
