@@ -55,6 +55,32 @@ struct marker {
 
 /* The site has a format other than its name's; it stays disabled. */
 #define MARKER_FLAG_CONFLICT	0x01
+/* A debug marker (name starting with "__"): no promise across versions. */
+#define MARKER_FLAG_DEBUG	0x02
+
+/**
+ * DECLARE_MARKER - declare a marker once, in a subsystem's marker header
+ * @name: marker name; a leading "__" makes it a debug marker
+ * @proto: the C prototype, as MARKER_PROTO(type arg, ...) or
+ *	MARKER_PROTO(void)
+ * @args: the argument names, as MARKER_ARGS(arg, ...) or MARKER_ARGS()
+ * @format: the format, checked against @proto here, once
+ *
+ * Defines mark_<name>(@proto), a type-checked inline whose body is the
+ * trace_mark() site, so that call sites read mark_futex_wait(uaddr, val)
+ * and the event set of a subsystem is reviewed in one header
+ * (include/trace/markers/<subsystem>.h). Unlike trace_mark(), the
+ * arguments of mark_<name>() are evaluated by the caller: pass values
+ * that are cheap to compute.
+ */
+#define DECLARE_MARKER(name, proto, args, format)			\
+	static __always_inline void mark_##name(proto)			\
+	{								\
+		trace_mark(name, format, args);				\
+	}
+
+#define MARKER_PROTO(args...)	args
+#define MARKER_ARGS(args...)	args
 
 #ifdef CONFIG_MARKERS
 
@@ -272,6 +298,8 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 		__section("__markers") __used __aligned(8) = {		\
 			.name = __marker_str_##id,			\
 			.format = __marker_str_##id + sizeof(#id),	\
+			.flags = #id[0] == '_' && #id[1] == '_' ?	\
+				 MARKER_FLAG_DEBUG : 0,			\
 		};							\
 		if (0)							\
 			__marker_check_format(#id, __VA_ARGS__);	\

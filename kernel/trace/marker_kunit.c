@@ -60,6 +60,16 @@ static noinline void marker_kunit_fire_noargs(void)
 	trace_mark(marker_kunit_noargs, MARK_NOARGS);
 }
 
+/* A typed debug marker, declared as subsystem headers declare theirs. */
+DECLARE_MARKER(__marker_kunit_typed,
+	       MARKER_PROTO(int a, unsigned long long b, const char *s),
+	       MARKER_ARGS(a, b, s), MARKER_KUNIT_FMT);
+
+static noinline void marker_kunit_fire_typed(int a)
+{
+	mark___marker_kunit_typed(a, 2 * a, "typed");
+}
+
 /* A probe that fires its own marker again: the inner call is dropped. */
 static void marker_kunit_reenter(const struct marker *marker, void *priv,
 				 va_list *args)
@@ -328,6 +338,55 @@ static void marker_recursion_dropped(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+struct marker_kunit_flags {
+	const char *name;
+	unsigned int flags;
+	unsigned int found;
+};
+
+static int marker_kunit_find_flags(const struct marker_site_info *info,
+				   void *data)
+{
+	struct marker_kunit_flags *f = data;
+
+	if (!strcmp(info->marker->name, f->name)) {
+		f->flags = info->marker->flags;
+		f->found++;
+	}
+	return 0;
+}
+
+static void marker_declared_typed(struct kunit *test)
+{
+	struct marker_kunit_flags flags = { .name = "__marker_kunit_typed" };
+	struct marker_kunit_seen seen = { };
+
+	marker_iterate_sites(marker_kunit_find_flags, &flags);
+	KUNIT_EXPECT_EQ_MSG(test, flags.found, 1, "one typed site");
+	KUNIT_EXPECT_TRUE_MSG(test, flags.flags & MARKER_FLAG_DEBUG,
+			      "a name starting with __ is a debug marker");
+	flags = (struct marker_kunit_flags){ .name = "marker_kunit_values" };
+	marker_iterate_sites(marker_kunit_find_flags, &flags);
+	KUNIT_EXPECT_EQ(test, flags.found, 1);
+	KUNIT_EXPECT_FALSE_MSG(test, flags.flags & MARKER_FLAG_DEBUG,
+			       "other markers are stable");
+
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("__marker_kunit_typed",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_probe, &seen),
+			    "the declared format is the marker's");
+	marker_kunit_fire_typed(21);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 21);
+	KUNIT_EXPECT_EQ(test, seen.b, 42);
+	KUNIT_EXPECT_STREQ(test, seen.s, "typed");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+}
+
 static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_errors),
 	KUNIT_CASE(marker_fires_with_values),
@@ -336,6 +395,7 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_before_site),
 	KUNIT_CASE(marker_batch_all_or_nothing),
 	KUNIT_CASE(marker_recursion_dropped),
+	KUNIT_CASE(marker_declared_typed),
 	{}
 };
 
