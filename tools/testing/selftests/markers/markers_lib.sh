@@ -87,7 +87,8 @@ reset_tracing() {
 		echo 0 >"$e/enable"
 		echo 0 >"$e/filter"
 		grep -v '^#' "$e/trigger" | while read -r t; do
-			echo "!${t%% *}" >>"$e/trigger"
+			t=${t%% *}
+			echo "!${t%%:*}" >>"$e/trigger"
 		done
 	done
 	: >"$TRACEFS/set_event"
