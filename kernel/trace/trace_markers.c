@@ -478,8 +478,10 @@ static char *marker_event_print_fmt(const struct marker_event *event)
 
 static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data);
+#ifdef CONFIG_PERF_EVENTS
 static void marker_events_work_fn(struct work_struct *work);
 static DECLARE_WORK(marker_events_work, marker_events_work_fn);
+#endif
 
 static void marker_event_free(struct marker_event *event)
 {
@@ -852,6 +854,7 @@ static void marker_events_update(void)
 	marker_names_free(&names);
 }
 
+#ifdef CONFIG_PERF_EVENTS
 /* Retries removing orphans once perf lets go of them. Process context. */
 static void marker_events_work_fn(struct work_struct *work)
 {
@@ -859,6 +862,7 @@ static void marker_events_work_fn(struct work_struct *work)
 	marker_events_update();
 	mutex_unlock(&event_mutex);
 }
+#endif
 
 #ifdef CONFIG_MODULES
 /*
