@@ -129,7 +129,8 @@ test_overrun_counted() {
 	echo "# entries $entries overrun $overrun commit overrun $commit dropped $dropped"
 	[ "$overrun" -gt 0 ] || fail "no overrun counted for $n events in a 4 KiB buffer"
 	[ $((entries + overrun + commit + dropped)) = "$n" ] ||
-		fail "entries + overruns + dropped = $((entries + overrun + commit + dropped)), expected $n"
+		fail "entries + overruns + dropped =" \
+			"$((entries + overrun + commit + dropped)), expected $n"
 	[ "$(lost)" = "$lost0" ] || fail "marker_stats counted lost records in overwrite mode"
 }
 

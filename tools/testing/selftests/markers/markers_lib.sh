@@ -107,3 +107,8 @@ expect_line() {
 	shift
 	grep -qxF -- "$want" "$@" || fail "no line '$want' in $*"
 }
+
+# expect_marker NAME FORMAT REST: the line of NAME in the markers listing.
+expect_marker() {
+	expect_line "$1 \"$2\" $3" "$TRACEFS/markers"
+}

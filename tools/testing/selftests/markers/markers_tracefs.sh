@@ -20,18 +20,19 @@ test_listing_modes() {
 	want=$(stat -c '%a %u %g' "$EVENTS/example_int/format")
 	for f in markers marker_sites marker_stats; do
 		[ "$(stat -c '%a %u %g' "$TRACEFS/$f")" = "$want" ] ||
-			fail "$f: mode/uid/gid $(stat -c '%a %u %g' "$TRACEFS/$f"), expected $want as events/*/format"
+			fail "$f: mode, uid, gid $(stat -c '%a %u %g' "$TRACEFS/$f")," \
+				"expected $want as events/*/format"
 	done
 	[ "$want" = "440 0 0" ] || fail "format is $want, expected 440 0 0"
 }
 
 test_listing_markers() {
-	expect_line 'example_int "count %d value %llu" stable sites=1 conflicts=0 modules=marker_example event' \
-		"$TRACEFS/markers" &&
-	expect_line 'example_noargs " " stable sites=1 conflicts=0 modules=marker_example event' \
-		"$TRACEFS/markers" &&
-	expect_line 'example_init "objects %zu" stable sites=1 conflicts=0 modules=marker_example event' \
-		"$TRACEFS/markers"
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=1 conflicts=0 modules=marker_example event' &&
+	expect_marker example_noargs ' ' \
+		'stable sites=1 conflicts=0 modules=marker_example event' &&
+	expect_marker example_init 'objects %zu' \
+		'stable sites=1 conflicts=0 modules=marker_example event'
 }
 
 test_listing_sites() {
@@ -45,12 +46,13 @@ test_listing_sites() {
 
 test_listing_debug_and_bad_format() {
 	load test_markers_trace || return 1
-	expect_line '__test_trace_debug " " debug sites=1 conflicts=0 modules=test_markers_trace event' \
-		"$TRACEFS/markers" &&
-	expect_line 'test_trace_bad_format "width %*d" stable sites=1 conflicts=0 modules=test_markers_trace no-event:bad-format' \
-		"$TRACEFS/markers" &&
-	expect_line 'example_int "count %d value %llu" stable sites=2 conflicts=0 modules=marker_example,test_markers_trace event' \
-		"$TRACEFS/markers" || return 1
+	expect_marker __test_trace_debug ' ' \
+		'debug sites=1 conflicts=0 modules=test_markers_trace event' &&
+	expect_marker test_trace_bad_format 'width %*d' \
+		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:bad-format' &&
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=2 conflicts=0 modules=marker_example,test_markers_trace event' ||
+		return 1
 	[ ! -e "$EVENTS/test_trace_bad_format" ] ||
 		fail "a marker whose format does not parse has an event"
 	[ -d "$EVENTS/__test_trace_debug" ] || fail "no event for the debug marker"
@@ -76,7 +78,8 @@ test_format() {
 	expect_line '	field:char letter;	offset:8;	size:1;	signed:0;' "$fmt" &&
 	expect_line '	field:unsigned short flags;	offset:10;	size:2;	signed:0;' "$fmt" &&
 	expect_line '	field:signed char delta;	offset:12;	size:1;	signed:1;' "$fmt" &&
-	expect_line 'print fmt: "letter=%c flags=%hx delta=%hhd", REC->letter, REC->flags, REC->delta' "$fmt" &&
+	expect_line 'print fmt: "letter=%c flags=%hx delta=%hhd",'\
+' REC->letter, REC->flags, REC->delta' "$fmt" &&
 	fmt=$EVENTS/example_ptr/format &&
 	expect_line '	field:void * object;	offset:8;	size:8;	signed:0;' "$fmt"
 }
@@ -93,7 +96,8 @@ test_set_event_and_output() {
 	expect_line 'example_int: count=0 value=0' /tmp/markers.out &&
 	expect_line 'example_int: count=1 value=4294967297' /tmp/markers.out &&
 	expect_line 'example_int: count=2 value=8589934594' /tmp/markers.out || return 1
-	[ "$(wc -l </tmp/markers.out)" = 3 ] || fail "expected 3 events, got $(wc -l </tmp/markers.out)"
+	[ "$(wc -l </tmp/markers.out)" = 3 ] ||
+		fail "expected 3 events, got $(wc -l </tmp/markers.out)"
 	[ -z "$(events_of example_string)" ] || fail "example_string recorded while off"
 	echo '!markers:example_int' >>"$TRACEFS/set_event"
 	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
@@ -190,7 +194,8 @@ test_coexist_with_module_probe() {
 	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused next to a module probe"
 	echo 2 >"$FIRE"
 	after=$(sed -n 's/^example_int total=\([0-9]*\).*/\1/p' "$DEBUGFS/probe-example/counts")
-	[ "$((after - before))" = 2 ] || fail "probe-example saw $((after - before)) events, expected 2"
+	[ "$((after - before))" = 2 ] ||
+		fail "probe-example saw $((after - before)) events, expected 2"
 	[ "$(events_of example_int | wc -l)" = 2 ] || fail "trace has not 2 example_int events"
 	echo 0 >"$EVENTS/example_int/enable"
 	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
@@ -222,11 +227,12 @@ test_shared_name_across_modules() {
 	rmmod marker_example || fail "rmmod marker_example"
 	[ "$(cat "$EVENTS/example_int/enable")" = 1 ] ||
 		fail "example_int lost its event with a site left in test_markers_trace"
-	expect_line 'example_int "count %d value %llu" stable sites=1 conflicts=0 modules=test_markers_trace event' \
-		"$TRACEFS/markers" || return 1
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=1 conflicts=0 modules=test_markers_trace event' || return 1
 	echo 1 >"$TEST_FIRE"
 	[ "$(events_of example_int)" = 'example_int: count=-7 value=7' ] ||
-		fail "expected count=-7 value=7 from test_markers_trace, got $(events_of example_int)"
+		fail "expected count=-7 value=7 from test_markers_trace," \
+			"got $(events_of example_int)"
 	unload test_markers_trace
 	[ ! -e "$EVENTS/example_int" ] || fail "event left after the last site went"
 	load marker-example
@@ -234,7 +240,8 @@ test_shared_name_across_modules() {
 
 test_no_events_without_module() {
 	local e
-	for e in example_int example_string example_ptr example_small example_noargs example_init; do
+	for e in example_int example_string example_ptr example_small \
+		 example_noargs example_init; do
 		[ ! -e "$EVENTS/$e" ] || fail "$e still has an event"
 		! grep -q "^$e " "$TRACEFS/markers" || fail "$e still listed"
 		! grep -q "^$e " "$TRACEFS/marker_sites" || fail "$e still has sites"
