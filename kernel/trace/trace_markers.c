@@ -970,11 +970,13 @@ static int marker_site_show(const struct marker_site_info *info, void *data)
 {
 	unsigned long size, offset;
 	struct seq_file *m = data;
+	char sym[KSYM_NAME_LEN];
+	char *modname;
 
 	seq_printf(m, "%s ", info->marker->name);
 	if (info->code && !info->init_freed &&
-	    kallsyms_lookup_size_offset(info->code, &size, &offset))
-		seq_printf(m, "%ps+0x%lx", (void *)info->code, offset);
+	    kallsyms_lookup(info->code, &size, &offset, &modname, sym))
+		seq_printf(m, "%s+0x%lx", sym, offset);
 	else
 		seq_printf(m, "0x%lx", info->code);
 	seq_printf(m, " %s %s\n",

@@ -21,11 +21,12 @@ tap_plan() {
 	echo "1..$1"
 }
 
-# run_test NAME FUNCTION: one TAP line, "ok" when FUNCTION returns 0. The
-# function says what it expected on failure with "fail MESSAGE".
+# run_test NAME FUNCTION: one TAP line, "ok" when FUNCTION returns 0 and
+# called "fail MESSAGE" nowhere (it says what it expected with it).
 run_test() {
 	tap_count=$((tap_count + 1))
-	if "$2"; then
+	test_failed=0
+	if "$2" && [ "$test_failed" = 0 ]; then
 		echo "ok $tap_count $1"
 	else
 		tap_failed=$((tap_failed + 1))
@@ -45,8 +46,10 @@ tap_exit() {
 	exit 0
 }
 
+test_failed=0
 fail() {
 	echo "# FAIL: $*"
+	test_failed=1
 	return 1
 }
 
@@ -98,7 +101,7 @@ reset_tracing() {
 
 # The trace's lines of one event, without the task/cpu/time prefix.
 events_of() {
-	sed -n "s/^.*: \($1: .*\)\$/\1/p" "$TRACEFS/trace"
+	sed -n "s/^.*: \($1:.*\)\$/\1/p" "$TRACEFS/trace"
 }
 
 # expect_line TEXT FILE...: TEXT is a whole line of the files.
