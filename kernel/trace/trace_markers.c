@@ -72,10 +72,20 @@ struct marker_event {
 	struct marker_event_field fields[] __counted_by(nr_fields);
 };
 
+/*
+ * %s and %c fields are stored as __data_loc char[] strings: stock tools
+ * (perf's and trace-cmd's libtraceevent) print strings, but not all of
+ * them know %c.
+ */
+static bool marker_field_is_string(const struct marker_field *f)
+{
+	return f->type == MARKER_FIELD_STRING || f->type == MARKER_FIELD_CHAR;
+}
+
 /* The arguments of one hit, fetched before the record is reserved. */
 struct marker_event_values {
 	u64 value[MARKER_FIELDS_MAX];
-	u16 len[MARKER_FIELDS_MAX];	/* %s: bytes stored, NUL included */
+	u16 len[MARKER_FIELDS_MAX];	/* strings: bytes stored, NUL included */
 };
 
 static LIST_HEAD(marker_events);
@@ -121,10 +131,13 @@ static unsigned int marker_event_fetch(const struct marker_event *event,
 		const struct marker_field *f = &event->fields[i].field;
 
 		v->value[i] = marker_field_fetch(f, args);
-		if (f->type == MARKER_FIELD_STRING) {
+		if (f->type == MARKER_FIELD_STRING)
 			v->len[i] = marker_event_strlen(v->value[i]);
-			size += v->len[i];
-		}
+		else if (f->type == MARKER_FIELD_CHAR)
+			v->len[i] = 2;
+		else
+			continue;
+		size += v->len[i];
 	}
 	return size;
 }
@@ -165,8 +178,15 @@ static void marker_event_store(const struct marker_event *event, void *entry,
 
 		switch (f->field.type) {
 		case MARKER_FIELD_STRING:
-			marker_event_store_string(entry + data_offset,
-						  v->value[i], v->len[i]);
+		case MARKER_FIELD_CHAR:
+			if (f->field.type == MARKER_FIELD_STRING) {
+				marker_event_store_string(entry + data_offset,
+							  v->value[i],
+							  v->len[i]);
+			} else {
+				*(char *)(entry + data_offset) = v->value[i];
+				*(char *)(entry + data_offset + 1) = '\0';
+			}
 			*(u32 *)p = (u32)v->len[i] << 16 | data_offset;
 			data_offset += v->len[i];
 			break;
@@ -297,7 +317,7 @@ static void marker_event_print_field(struct trace_iterator *iter,
 	u32 loc;
 	u64 v;
 
-	if (field->type == MARKER_FIELD_STRING) {
+	if (marker_field_is_string(field)) {
 		loc = *(const u32 *)p;
 		trace_seq_printf(s, " %s=%.*s", field->name, (int)(loc >> 16),
 				 (const char *)entry + (loc & 0xffff));
@@ -309,9 +329,6 @@ static void marker_event_print_field(struct trace_iterator *iter,
 	case MARKER_FIELD_SIGNED:
 		trace_seq_printf(s, " %s=%lld", field->name,
 				 sign_extend64(v, field->size * 8 - 1));
-		break;
-	case MARKER_FIELD_CHAR:
-		trace_seq_printf(s, " %s=%c", field->name, (char)v);
 		break;
 	case MARKER_FIELD_POINTER:
 		/* Hashed unless the hash-ptr option is off, as for %p events */
@@ -357,16 +374,10 @@ static const char *marker_field_c_type(const struct marker_field *f)
 {
 	bool is_signed = f->type == MARKER_FIELD_SIGNED;
 
-	switch (f->type) {
-	case MARKER_FIELD_STRING:
+	if (marker_field_is_string(f))
 		return "__data_loc char[]";
-	case MARKER_FIELD_POINTER:
+	if (f->type == MARKER_FIELD_POINTER)
 		return "void *";
-	case MARKER_FIELD_CHAR:
-		return "char";
-	default:
-		break;
-	}
 	switch (f->length) {
 	case 'H':
 		return is_signed ? "signed char" : "unsigned char";
@@ -393,7 +404,7 @@ static int marker_event_define_fields(struct trace_event_call *call)
 
 	for (i = 0; i < event->nr_fields; i++) {
 		const struct marker_field *f = &event->fields[i].field;
-		bool is_string = f->type == MARKER_FIELD_STRING;
+		bool is_string = marker_field_is_string(f);
 
 		ret = trace_define_field(call, marker_field_c_type(f), f->name,
 					 event->fields[i].offset,
@@ -418,6 +429,10 @@ static void marker_field_print_conversion(const struct marker_field *f,
 {
 	char conversion = f->conversion == 'i' ? 'd' : f->conversion;
 
+	if (marker_field_is_string(f)) {
+		sprintf(buf, "%%s");
+		return;
+	}
 	switch (f->length) {
 	case 'H':
 		sprintf(buf, "%%hh%c", conversion);
@@ -467,7 +482,7 @@ static char *marker_event_print_fmt(const struct marker_event *event)
 	for (i = 0; i < event->nr_fields; i++) {
 		const struct marker_field *f = &event->fields[i].field;
 
-		if (f->type == MARKER_FIELD_STRING)
+		if (marker_field_is_string(f))
 			p += sprintf(p, ", __get_str(%s)", f->name);
 		else
 			p += sprintf(p, ", REC->%s", f->name);
@@ -524,7 +539,7 @@ static struct marker_event *marker_event_alloc(const char *name,
 	offset = sizeof(struct trace_entry);
 	for (i = 0; i < nr; i++) {
 		event->fields[i].field = fields[i];
-		align = fields[i].type == MARKER_FIELD_STRING ? sizeof(u32) :
+		align = marker_field_is_string(&fields[i]) ? sizeof(u32) :
 			fields[i].size;
 		offset = ALIGN(offset, align);
 		event->fields[i].offset = offset;

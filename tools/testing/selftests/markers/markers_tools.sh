@@ -29,7 +29,7 @@ test_trace_cmd() {
 		fail "trace-cmd record failed: $(cat $OUT/trace-cmd.log)"
 	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
 		fail "trace-cmd report failed: $(cat $OUT/report.txt)"
-	expect_values $OUT/report.txt || return 1
+	expect_values $OUT/report.txt || { cat $OUT/trace-cmd.log; return 1; }
 	[ "$(grep -c 'example_int:' $OUT/report.txt)" = 3 ] ||
 		fail "expected 3 example_int events in the report"
 }

@@ -75,11 +75,11 @@ test_format() {
 	expect_line '	field:__data_loc char[] name;	offset:8;	size:4;	signed:0;' "$fmt" &&
 	expect_line 'print fmt: "name=%s", __get_str(name)' "$fmt" &&
 	fmt=$EVENTS/example_small/format &&
-	expect_line '	field:char letter;	offset:8;	size:1;	signed:0;' "$fmt" &&
-	expect_line '	field:unsigned short flags;	offset:10;	size:2;	signed:0;' "$fmt" &&
-	expect_line '	field:signed char delta;	offset:12;	size:1;	signed:1;' "$fmt" &&
-	expect_line 'print fmt: "letter=%c flags=%hx delta=%hhd",'\
-' REC->letter, REC->flags, REC->delta' "$fmt" &&
+	expect_line '	field:__data_loc char[] letter;	offset:8;	size:4;	signed:0;' "$fmt" &&
+	expect_line '	field:unsigned short flags;	offset:12;	size:2;	signed:0;' "$fmt" &&
+	expect_line '	field:signed char delta;	offset:14;	size:1;	signed:1;' "$fmt" &&
+	expect_line 'print fmt: "letter=%s flags=%hx delta=%hhd",'\
+' __get_str(letter), REC->flags, REC->delta' "$fmt" &&
 	fmt=$EVENTS/example_ptr/format &&
 	expect_line '	field:void * object;	offset:8;	size:8;	signed:0;' "$fmt"
 }
@@ -159,6 +159,14 @@ test_filter_numeric() {
 	echo 3 >"$FIRE"
 	[ "$(events_of example_small)" = 'example_small: letter=c flags=f002 delta=-2' ] ||
 		fail "signed filter: $(events_of example_small)"
+}
+
+test_filter_char() {
+	echo 'letter == "c"' >"$EVENTS/example_small/filter" || fail "filter refused"
+	echo 1 >"$EVENTS/example_small/enable"
+	echo 5 >"$FIRE"
+	[ "$(events_of example_small)" = 'example_small: letter=c flags=f002 delta=-2' ] ||
+		fail "letter filter: $(events_of example_small)"
 }
 
 test_filter_string() {
@@ -274,7 +282,7 @@ reset_tracing
 load marker-example || exit 1
 lost_at_start=$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")
 
-tap_plan 19
+tap_plan 20
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -282,6 +290,7 @@ run_test "debug label, no event for a format that does not parse" test_listing_d
 unload test_markers_trace
 run_test "events/markers/<name> has enable, format, filter, trigger, id" test_event_files
 run_test "format lists the fields with C types, offsets, sizes" test_format
+run_test "filter on a %c field" test_filter_char
 run_test "set_event markers:<name>: site enabled, values printed" test_set_event_and_output
 run_test "set_event globs; string, char, short, signed char, pointer fields" \
 	test_glob_and_field_kinds
