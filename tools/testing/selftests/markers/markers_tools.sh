@@ -90,6 +90,8 @@ reset_tracing
 load marker-example || exit 1
 rm -rf $OUT
 mkdir -p $OUT
+# Room for every event whatever earlier tests left (trace-cmd reads pages).
+echo 1408 >"$TRACEFS/buffer_size_kb"
 
 tap_plan 5
 if command -v trace-cmd >/dev/null; then
