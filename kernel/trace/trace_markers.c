@@ -291,7 +291,12 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 }
 #endif
 
-/* ---- Output ---- */
+/*
+ * ---- Output ----
+ *
+ * Context: process, reading trace or trace_pipe, under
+ * trace_event_read_lock(), which keeps the event from being freed.
+ */
 
 static u64 marker_event_read(const void *p, unsigned int size)
 {

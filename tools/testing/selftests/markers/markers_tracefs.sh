@@ -268,6 +268,29 @@ test_no_events_without_module() {
 		fail "set_event accepted a marker that is gone"
 }
 
+test_instance() {
+	local inst=$TRACEFS/instances/markers_selftest
+	rmdir "$inst" 2>/dev/null
+	mkdir "$inst" || { fail "cannot create an instance"; return 1; }
+	echo 1 >"$inst/events/markers/example_int/enable" ||
+		fail "the instance refused to enable example_int"
+	echo 'count == 1' >"$inst/events/markers/example_int/filter"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo 3 >"$FIRE"
+	[ "$(events_of example_int | wc -l)" = 3 ] ||
+		fail "top level: $(events_of example_int | wc -l) events, expected 3"
+	[ "$(sed -n 's/^.*: \(example_int:.*\)$/\1/p' "$inst/trace")" = \
+	  'example_int: count=1 value=4294967297' ] ||
+		fail "instance: $(cat "$inst/trace")"
+	echo 0 >"$EVENTS/example_int/enable"
+	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+		fail "disabling the top-level event disabled the instance's"
+	# Removing the instance while its event is on detaches its probe.
+	rmdir "$inst" || fail "rmdir of the instance"
+	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+		fail "the site stayed enabled after the instance went"
+}
+
 test_stats_nothing_lost() {
 	grep -q '^trace_lost [0-9]*$' "$TRACEFS/marker_stats" &&
 	grep -q '^perf_lost [0-9]*$' "$TRACEFS/marker_stats" ||
@@ -282,7 +305,7 @@ reset_tracing
 load marker-example || exit 1
 lost_at_start=$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")
 
-tap_plan 20
+tap_plan 21
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -303,6 +326,7 @@ unload test_markers_trace
 run_test "an event coexists with a module probe" test_coexist_with_module_probe
 run_test "module going while its events are enabled" test_module_going_while_enabled
 run_test "a name with sites in two modules keeps its event" test_shared_name_across_modules
+run_test "an event in an instance and at the top level" test_instance
 run_test "marker_stats: nothing lost in these tests" test_stats_nothing_lost
 unload marker_example
 run_test "no marker_example events without the module" test_no_events_without_module
