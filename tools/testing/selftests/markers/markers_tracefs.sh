@@ -104,6 +104,18 @@ test_set_event_and_output() {
 		fail "the site is still enabled after !markers:example_int"
 }
 
+test_trace_pipe() {
+	echo 1 >"$EVENTS/example_string/enable"
+	echo 2 >"$FIRE"
+	# trace_pipe blocks once it has handed out what it has.
+	timeout 3 cat "$TRACEFS/trace_pipe" >/tmp/markers.pipe
+	sed -n 's/^.*: \(example_string:.*\)$/\1/p' /tmp/markers.pipe >/tmp/markers.out
+	printf 'example_string: name=%s\n' zero one >/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "trace_pipe gave: $(cat /tmp/markers.pipe)"
+	[ -z "$(events_of example_string)" ] || fail "trace_pipe did not consume the events"
+}
+
 test_glob_and_field_kinds() {
 	local e
 	echo '*:example_string' >>"$TRACEFS/set_event" ||
@@ -305,7 +317,7 @@ reset_tracing
 load marker-example || exit 1
 lost_at_start=$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")
 
-tap_plan 21
+tap_plan 22
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -315,6 +327,7 @@ run_test "events/markers/<name> has enable, format, filter, trigger, id" test_ev
 run_test "format lists the fields with C types, offsets, sizes" test_format
 run_test "filter on a %c field" test_filter_char
 run_test "set_event markers:<name>: site enabled, values printed" test_set_event_and_output
+run_test "events read from trace_pipe" test_trace_pipe
 run_test "set_event globs; string, char, short, signed char, pointer fields" \
 	test_glob_and_field_kinds
 run_test "enable file and the system's enable" test_enable_file_and_system
