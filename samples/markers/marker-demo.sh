@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Show a marker site turn from a NOP into a jump and back: load
-# marker-example, attach probe-example, fire the markers, detach.
+# marker-example, attach probe-example, fire the markers, detach. With
+# CONFIG_MARKERS_TRACE, then enable the event markers:example_int from the
+# shell and read it from the trace file and, when installed, trace-cmd.
 #
 # Argument:
 #   MODULE_DIR  directory holding marker-example.ko and probe-example.ko
@@ -110,6 +112,31 @@ cat "$debugfs/probe-example/counts" || fail "read counts"
 step "rmmod probe-example: no probe left, the NOP is back"
 rmmod probe_example || fail "rmmod probe-example"
 show_site nop
+
+tracefs=/sys/kernel/tracing
+event=$tracefs/events/markers/$marker
+[ -d "$tracefs/events" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null || true
+if [ -d "$event" ]; then
+	step "echo 1 > $event/enable; fire 3 times; grep $marker: trace"
+	echo 1 >"$event/enable" || fail "enable $marker"
+	show_site jmp
+	echo 3 >"$debugfs/marker-example/fire" || fail "fire"
+	grep "$marker:" "$tracefs/trace" || fail "no $marker event in the trace"
+	echo 0 >"$event/enable"
+	: >"$tracefs/trace"
+	show_site nop
+
+	if command -v trace-cmd >/dev/null; then
+		step "trace-cmd record -e markers:$marker; trace-cmd report"
+		(cd /tmp && trace-cmd record -o /tmp/marker-demo.dat \
+			-e "markers:$marker" \
+			sh -c "echo 3 >$debugfs/marker-example/fire") >/dev/null ||
+			fail "trace-cmd record"
+		trace-cmd report -i /tmp/marker-demo.dat | grep "$marker:" ||
+			fail "trace-cmd report shows no $marker event"
+		rm -f /tmp/marker-demo.dat
+	fi
+fi
 
 step "rmmod marker-example"
 rmmod marker_example || fail "rmmod marker-example"

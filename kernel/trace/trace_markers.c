@@ -1,0 +1,1083 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static markers in tracefs.
+ *
+ * Two listings at the tracefs root show every marker: "markers" has one
+ * line per name (format, stability, sites, modules, event), "marker_sites"
+ * one line per site. Each marker name whose format parses is a trace event
+ * markers:<name>, built at run time from the parsed format as synthetic
+ * events are: the entry holds the fields in format order, each at its
+ * natural alignment, strings as __data_loc char[] after them. Enabling the
+ * event in an instance attaches one format-checked probe per event file
+ * (marker_probe_register() with the marker's format, the file as private
+ * data), perf attaches one probe per event, so events coexist with any
+ * probe a module registers.
+ *
+ * Events follow the sites: a module notifier that runs after the marker
+ * core's rescans the names when a module with markers comes or goes, adds
+ * events for new names and removes those of names left without sites,
+ * disabling them first.
+ *
+ * Locking: event_mutex protects marker_events and every event's state; the
+ * marker core's mutex nests inside it (marker_iterate_sites(), probe
+ * registration from the reg callback). The probes take no lock.
+ */
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/list.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include "trace.h"
+#include "trace_output.h"
+
+#define MARKER_SYSTEM		"markers"
+
+/* Longest string stored for a %s field, terminating NUL included. */
+#define MARKER_EVENT_STRING_MAX	256
+
+/* Room for the module names a listing line shows for one marker. */
+#define MARKER_MODULES_LEN	128
+
+/* One field of an event: the parsed conversion and where it is stored. */
+struct marker_event_field {
+	struct marker_field field;
+	unsigned int offset;		/* from the start of the entry */
+};
+
+/*
+ * The trace event of one marker name; on marker_events under event_mutex.
+ * Its record is a struct trace_entry followed by the fields at @offset,
+ * then the strings the __data_loc fields point to.
+ */
+struct marker_event {
+	struct list_head list;
+	struct trace_event_call call;
+	struct trace_event_class class;
+	char *name;
+	char *format;
+	bool orphan;			/* no sites left, removal refused */
+	unsigned int fixed_size;	/* entry size before the strings */
+	unsigned int nr_fields;
+	struct marker_event_field fields[] __counted_by(nr_fields);
+};
+
+/*
+ * %s and %c fields are stored as __data_loc char[] strings: stock tools
+ * (perf's and trace-cmd's libtraceevent) print strings, but not all of
+ * them know %c.
+ */
+static bool marker_field_is_string(const struct marker_field *f)
+{
+	return f->type == MARKER_FIELD_STRING || f->type == MARKER_FIELD_CHAR;
+}
+
+/* The arguments of one hit, fetched before the record is reserved. */
+struct marker_event_values {
+	u64 value[MARKER_FIELDS_MAX];
+	u16 len[MARKER_FIELDS_MAX];	/* strings: bytes stored, NUL included */
+};
+
+static LIST_HEAD(marker_events);
+
+/* Records the probes could not reserve; shown in marker_stats. */
+static DEFINE_PER_CPU(unsigned long, marker_trace_lost);
+static DEFINE_PER_CPU(unsigned long, marker_perf_lost);
+
+/* ---- Recording: probe context ---- */
+
+/*
+ * Bytes to store for the %s argument at @addr, NUL included, at most
+ * MARKER_EVENT_STRING_MAX. Context: any (probe context): reads through
+ * copy_from_kernel_nofault(), no locks.
+ */
+static u16 marker_event_strlen(unsigned long addr)
+{
+	unsigned int len;
+	char c;
+
+	if (!addr)
+		return sizeof("(null)");
+	for (len = 0; len < MARKER_EVENT_STRING_MAX - 1; len++) {
+		if (copy_from_kernel_nofault(&c, (const char *)addr + len, 1))
+			return sizeof("(fault)");
+		if (!c)
+			break;
+	}
+	return len + 1;
+}
+
+/*
+ * Read every argument of a hit into @v. Return: the size of the record.
+ * Context: any (probe context); no locks, no allocation.
+ */
+static unsigned int marker_event_fetch(const struct marker_event *event,
+				       va_list *args,
+				       struct marker_event_values *v)
+{
+	unsigned int i, size = event->fixed_size;
+
+	for (i = 0; i < event->nr_fields; i++) {
+		const struct marker_field *f = &event->fields[i].field;
+
+		v->value[i] = marker_field_fetch(f, args);
+		if (f->type == MARKER_FIELD_STRING)
+			v->len[i] = marker_event_strlen(v->value[i]);
+		else if (f->type == MARKER_FIELD_CHAR)
+			v->len[i] = 2;
+		else
+			continue;
+		size += v->len[i];
+	}
+	return size;
+}
+
+/* Copy a %s argument of @len bytes to @dst. Context: any (probe context). */
+static void marker_event_store_string(char *dst, unsigned long addr, u16 len)
+{
+	long copied;
+
+	if (!addr) {
+		memcpy(dst, "(null)", min_t(u16, len, sizeof("(null)")));
+		dst[len - 1] = '\0';
+		return;
+	}
+	copied = strncpy_from_kernel_nofault(dst, (const void *)addr, len);
+	if (copied < 0) {
+		memcpy(dst, "(fault)", min_t(u16, len, sizeof("(fault)")));
+		copied = min_t(u16, len, sizeof("(fault)")) - 1;
+	}
+	/* The string may have changed since it was measured. */
+	if (copied < len)
+		memset(dst + copied, 0, len - copied);
+	dst[len - 1] = '\0';
+}
+
+/*
+ * Write the values into a reserved record of the size
+ * marker_event_fetch() returned. Context: any (probe context).
+ */
+static void marker_event_store(const struct marker_event *event, void *entry,
+			       const struct marker_event_values *v)
+{
+	unsigned int i, data_offset = event->fixed_size;
+
+	for (i = 0; i < event->nr_fields; i++) {
+		const struct marker_event_field *f = &event->fields[i];
+		void *p = entry + f->offset;
+
+		switch (f->field.type) {
+		case MARKER_FIELD_STRING:
+		case MARKER_FIELD_CHAR:
+			if (f->field.type == MARKER_FIELD_STRING) {
+				marker_event_store_string(entry + data_offset,
+							  v->value[i],
+							  v->len[i]);
+			} else {
+				*(char *)(entry + data_offset) = v->value[i];
+				*(char *)(entry + data_offset + 1) = '\0';
+			}
+			*(u32 *)p = (u32)v->len[i] << 16 | data_offset;
+			data_offset += v->len[i];
+			break;
+		default:
+			switch (f->field.size) {
+			case 1:
+				*(u8 *)p = v->value[i];
+				break;
+			case 2:
+				*(u16 *)p = v->value[i];
+				break;
+			case 4:
+				*(u32 *)p = v->value[i];
+				break;
+			default:
+				*(u64 *)p = v->value[i];
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * marker_event_probe - the probe of one enabled event file
+ * @marker: the site that fired
+ * @probe_private: the struct trace_event_file the probe was registered for
+ * @args: the site's arguments
+ *
+ * Context: the site's: task, softirq, hard IRQ or NMI, possibly with the
+ * runqueue lock held, preemption disabled. Allocates nothing and takes no
+ * lock beyond what trace_event_buffer_reserve() and
+ * trace_event_buffer_commit() take (none: the ring buffer is lockless for
+ * writers). A record the ring buffer refuses is counted in
+ * marker_trace_lost; the ring buffer counts its own overruns and drops.
+ */
+static void notrace marker_event_probe(const struct marker *marker,
+				       void *probe_private, va_list *args)
+{
+	struct trace_event_file *file = probe_private;
+	struct marker_event *event = file->event_call->data;
+	struct trace_event_buffer fbuffer;
+	struct marker_event_values v;
+	unsigned int size;
+	void *entry;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+
+	size = marker_event_fetch(event, args, &v);
+	entry = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!entry) {
+		this_cpu_inc(marker_trace_lost);
+		return;
+	}
+	marker_event_store(event, entry, &v);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * marker_event_perf_probe - the probe of an event perf uses
+ * @marker: the site that fired
+ * @probe_private: the struct marker_event
+ * @args: the site's arguments
+ *
+ * As kprobe_perf_func(): builds the record in perf's per-CPU buffer and
+ * hands it to the perf events of this CPU. Context: the site's, as for
+ * marker_event_probe(); no locks, no allocation. A record perf cannot
+ * take (recursion) is counted in marker_perf_lost.
+ */
+static void notrace marker_event_perf_probe(const struct marker *marker,
+					    void *probe_private, va_list *args)
+{
+	struct marker_event *event = probe_private;
+	struct trace_event_call *call = &event->call;
+	struct marker_event_values v;
+	struct hlist_head *head;
+	struct pt_regs *regs;
+	int size, rctx;
+	void *entry;
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return;
+
+	size = marker_event_fetch(event, args, &v);
+	/* perf adds a u32 size before the record and aligns to u64 */
+	size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	if (size > PERF_MAX_TRACE_SIZE) {
+		this_cpu_inc(marker_perf_lost);
+		return;
+	}
+	entry = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!entry) {
+		this_cpu_inc(marker_perf_lost);
+		return;
+	}
+	perf_fetch_caller_regs(regs);
+	marker_event_store(event, entry, &v);
+	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+}
+#endif
+
+/*
+ * ---- Output ----
+ *
+ * Context: process, reading trace or trace_pipe, under
+ * trace_event_read_lock(), which keeps the event from being freed.
+ */
+
+static u64 marker_event_read(const void *p, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		return *(const u8 *)p;
+	case 2:
+		return *(const u16 *)p;
+	case 4:
+		return *(const u32 *)p;
+	default:
+		return *(const u64 *)p;
+	}
+}
+
+static void marker_event_print_field(struct trace_iterator *iter,
+				     const struct marker_event_field *f,
+				     const void *entry)
+{
+	const struct marker_field *field = &f->field;
+	struct trace_seq *s = &iter->seq;
+	const void *p = entry + f->offset;
+	u32 loc;
+	u64 v;
+
+	if (marker_field_is_string(field)) {
+		loc = *(const u32 *)p;
+		trace_seq_printf(s, " %s=%.*s", field->name, (int)(loc >> 16),
+				 (const char *)entry + (loc & 0xffff));
+		return;
+	}
+
+	v = marker_event_read(p, field->size);
+	switch (field->type) {
+	case MARKER_FIELD_SIGNED:
+		trace_seq_printf(s, " %s=%lld", field->name,
+				 sign_extend64(v, field->size * 8 - 1));
+		break;
+	case MARKER_FIELD_POINTER:
+		/* Hashed unless the hash-ptr option is off, as for %p events */
+		trace_event_printf(iter, " %s=%p", field->name,
+				   (void *)(unsigned long)v);
+		break;
+	default:
+		if (field->conversion == 'x')
+			trace_seq_printf(s, " %s=%llx", field->name, v);
+		else if (field->conversion == 'X')
+			trace_seq_printf(s, " %s=%llX", field->name, v);
+		else if (field->conversion == 'o')
+			trace_seq_printf(s, " %s=%llo", field->name, v);
+		else
+			trace_seq_printf(s, " %s=%llu", field->name, v);
+		break;
+	}
+}
+
+/* Prints "name: field=value ..." in trace and trace_pipe. */
+static enum print_line_t marker_event_print(struct trace_iterator *iter,
+					    int flags,
+					    struct trace_event *trace_event)
+{
+	struct marker_event *event;
+	unsigned int i;
+
+	event = container_of(trace_event, struct marker_event, call.event);
+	trace_seq_printf(&iter->seq, "%s:", event->name);
+	for (i = 0; i < event->nr_fields; i++)
+		marker_event_print_field(iter, &event->fields[i], iter->ent);
+	trace_seq_putc(&iter->seq, '\n');
+	return trace_handle_return(&iter->seq);
+}
+
+static struct trace_event_functions marker_event_funcs = {
+	.trace = marker_event_print,
+};
+
+/* ---- Event definition: fields, format, registration ---- */
+
+static const char *marker_field_c_type(const struct marker_field *f)
+{
+	bool is_signed = f->type == MARKER_FIELD_SIGNED;
+
+	if (marker_field_is_string(f))
+		return "__data_loc char[]";
+	if (f->type == MARKER_FIELD_POINTER)
+		return "void *";
+	switch (f->length) {
+	case 'H':
+		return is_signed ? "signed char" : "unsigned char";
+	case 'h':
+		return is_signed ? "short" : "unsigned short";
+	case 'l':
+		return is_signed ? "long" : "unsigned long";
+	case 'L':
+		return is_signed ? "long long" : "unsigned long long";
+	case 'z':
+		return is_signed ? "ssize_t" : "size_t";
+	case 't':
+		return "ptrdiff_t";
+	default:
+		return is_signed ? "int" : "unsigned int";
+	}
+}
+
+static int marker_event_define_fields(struct trace_event_call *call)
+{
+	struct marker_event *event = call->data;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < event->nr_fields; i++) {
+		const struct marker_field *f = &event->fields[i].field;
+		bool is_string = marker_field_is_string(f);
+
+		ret = trace_define_field(call, marker_field_c_type(f), f->name,
+					 event->fields[i].offset,
+					 is_string ? sizeof(u32) : f->size,
+					 f->type == MARKER_FIELD_SIGNED,
+					 FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static struct trace_event_fields marker_event_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE,
+	  .define_fields = marker_event_define_fields },
+	{}
+};
+
+/* The printf conversion user space prints a field with. */
+static void marker_field_print_conversion(const struct marker_field *f,
+					  char *buf)
+{
+	char conversion = f->conversion == 'i' ? 'd' : f->conversion;
+
+	if (marker_field_is_string(f)) {
+		sprintf(buf, "%%s");
+		return;
+	}
+	switch (f->length) {
+	case 'H':
+		sprintf(buf, "%%hh%c", conversion);
+		break;
+	case 'h':
+		sprintf(buf, "%%h%c", conversion);
+		break;
+	case 'L':
+		sprintf(buf, "%%ll%c", conversion);
+		break;
+	case 'l':
+	case 'z':
+	case 't':
+		/* size_t and ptrdiff_t are long-sized in the kernel */
+		sprintf(buf, "%%l%c", conversion);
+		break;
+	default:
+		sprintf(buf, "%%%c", conversion);
+		break;
+	}
+}
+
+/* "\"a=%d s=%s\", REC->a, __get_str(s)", for the format file. */
+static char *marker_event_print_fmt(const struct marker_event *event)
+{
+	char conversion[8];
+	unsigned int i;
+	size_t len = 3;
+	char *fmt, *p;
+
+	for (i = 0; i < event->nr_fields; i++)
+		len += 2 * strlen(event->fields[i].field.name) +
+		       sizeof(conversion) + sizeof(", __get_str()");
+	fmt = kmalloc(len, GFP_KERNEL);
+	if (!fmt)
+		return NULL;
+
+	p = fmt;
+	*p++ = '"';
+	for (i = 0; i < event->nr_fields; i++) {
+		marker_field_print_conversion(&event->fields[i].field,
+					      conversion);
+		p += sprintf(p, "%s%s=%s", i ? " " : "",
+			     event->fields[i].field.name, conversion);
+	}
+	*p++ = '"';
+	for (i = 0; i < event->nr_fields; i++) {
+		const struct marker_field *f = &event->fields[i].field;
+
+		if (marker_field_is_string(f))
+			p += sprintf(p, ", __get_str(%s)", f->name);
+		else
+			p += sprintf(p, ", REC->%s", f->name);
+	}
+	*p = '\0';
+	return fmt;
+}
+
+static int marker_event_reg(struct trace_event_call *call,
+			    enum trace_reg type, void *data);
+#ifdef CONFIG_PERF_EVENTS
+static void marker_events_work_fn(struct work_struct *work);
+static DECLARE_WORK(marker_events_work, marker_events_work_fn);
+#endif
+
+static void marker_event_free(struct marker_event *event)
+{
+	kfree(event->call.print_fmt);
+	kfree(event->name);
+	kfree(event->format);
+	kfree(event);
+}
+
+/*
+ * Build the event of marker @name with @format. Return: the event, or
+ * NULL with *@err set: -EINVAL or -E2BIG when the format does not parse,
+ * -ENOMEM.
+ */
+static struct marker_event *marker_event_alloc(const char *name,
+					       const char *format, int *err)
+{
+	struct marker_field *fields;
+	struct marker_event *event;
+	unsigned int offset, align, i;
+	int nr;
+
+	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+	if (!fields) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	nr = marker_format_parse(format, fields, MARKER_FIELDS_MAX);
+	if (nr < 0) {
+		kfree(fields);
+		*err = nr;
+		return NULL;
+	}
+
+	*err = -ENOMEM;
+	event = kzalloc(struct_size(event, fields, nr), GFP_KERNEL);
+	if (!event)
+		goto out;
+	event->nr_fields = nr;
+	offset = sizeof(struct trace_entry);
+	for (i = 0; i < nr; i++) {
+		event->fields[i].field = fields[i];
+		align = marker_field_is_string(&fields[i]) ? sizeof(u32) :
+			fields[i].size;
+		offset = ALIGN(offset, align);
+		event->fields[i].offset = offset;
+		offset += align;
+	}
+	event->fixed_size = offset;
+	event->name = kstrdup(name, GFP_KERNEL);
+	event->format = kstrdup(format, GFP_KERNEL);
+	if (!event->name || !event->format)
+		goto fail;
+	event->call.print_fmt = marker_event_print_fmt(event);
+	if (!event->call.print_fmt)
+		goto fail;
+
+	event->class.system = MARKER_SYSTEM;
+	event->class.reg = marker_event_reg;
+	event->class.fields_array = marker_event_fields_array;
+	INIT_LIST_HEAD(&event->class.fields);
+	event->call.class = &event->class;
+	event->call.name = event->name;
+	event->call.event.funcs = &marker_event_funcs;
+	event->call.data = event;
+	*err = 0;
+	goto out;
+
+fail:
+	marker_event_free(event);
+	event = NULL;
+out:
+	kfree(fields);
+	return event;
+}
+
+/* Add the event of @name to tracefs. Caller holds event_mutex. */
+static int marker_event_add(const char *name, const char *format)
+{
+	struct marker_event *event;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	event = marker_event_alloc(name, format, &ret);
+	if (!event)
+		return ret;
+	if (!register_trace_event(&event->call.event)) {
+		marker_event_free(event);
+		return -ENODEV;
+	}
+	ret = trace_add_event_call(&event->call);
+	if (ret) {
+		unregister_trace_event(&event->call.event);
+		marker_event_free(event);
+		return ret;
+	}
+	list_add_tail(&event->list, &marker_events);
+	return 0;
+}
+
+/*
+ * Remove @event: disable it in every instance (the reg callback detaches
+ * its probes and waits for them), then take it out of tracefs. An event
+ * perf still uses, or that a trigger keeps in soft mode, stays as an
+ * orphan, without sites, until a later rescan removes it. Caller holds
+ * event_mutex.
+ */
+static int marker_event_remove(struct marker_event *event)
+{
+	struct trace_event_file *file;
+	struct trace_array *tr;
+	bool used = false;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		list_for_each_entry(file, &tr->events, list) {
+			if (file->event_call != &event->call)
+				continue;
+			if (file->flags & EVENT_FILE_FL_WAS_ENABLED)
+				used = true;
+			if ((file->flags & EVENT_FILE_FL_ENABLED) &&
+			    !(file->flags & EVENT_FILE_FL_SOFT_MODE))
+				trace_event_enable_disable(file, 0, 0);
+			break;
+		}
+	}
+
+	ret = trace_remove_event_call(&event->call);
+	if (ret) {
+		event->orphan = true;
+		return ret;
+	}
+	list_del(&event->list);
+	marker_event_free(event);
+	/* As for module events: old records would print as unknown types. */
+	if (used)
+		tracing_reset_all_online_cpus();
+	return 0;
+}
+
+/*
+ * The reg callback of every marker event. Called with event_mutex held,
+ * in process context.
+ */
+static int marker_event_reg(struct trace_event_call *call,
+			    enum trace_reg type, void *data)
+{
+	struct marker_event *event = call->data;
+	int ret;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return marker_probe_register(event->name, event->format,
+					     marker_event_probe, data);
+	case TRACE_REG_UNREGISTER:
+		ret = marker_probe_unregister(event->name, marker_event_probe,
+					      data);
+		/* The file may be freed next: wait for running probes. */
+		marker_synchronize_unregister();
+		return ret;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return marker_probe_register(event->name, event->format,
+					     marker_event_perf_probe, event);
+	case TRACE_REG_PERF_UNREGISTER:
+		ret = marker_probe_unregister(event->name,
+					      marker_event_perf_probe, event);
+		if (event->orphan)
+			schedule_work(&marker_events_work);
+		return ret;
+	case TRACE_REG_PERF_OPEN:
+	case TRACE_REG_PERF_CLOSE:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+/* ---- Names: what the sites say, gathered by marker_iterate_sites() ---- */
+
+/* One marker name, as the sites of the kernel and modules show it. */
+struct marker_name {
+	char name[MARKER_NAME_MAX];
+	char *format;		/* of the sites without conflict, or NULL */
+	unsigned int nr_sites;	/* sites without conflict */
+	unsigned int nr_conflicts;
+	bool debug;
+	char modules[MARKER_MODULES_LEN];	/* "vmlinux,mod1,..." */
+};
+
+struct marker_names {
+	struct marker_name *names;
+	unsigned int nr;
+	unsigned int max;
+	int error;
+};
+
+static struct marker_name *marker_names_get(struct marker_names *names,
+					    const char *name)
+{
+	struct marker_name *n;
+	unsigned int i;
+
+	for (i = 0; i < names->nr; i++)
+		if (!strcmp(names->names[i].name, name))
+			return &names->names[i];
+	if (names->nr == names->max) {
+		unsigned int max = names->max ? 2 * names->max : 32;
+
+		n = krealloc_array(names->names, max, sizeof(*n), GFP_KERNEL);
+		if (!n)
+			return NULL;
+		names->names = n;
+		names->max = max;
+	}
+	n = &names->names[names->nr++];
+	memset(n, 0, sizeof(*n));
+	strscpy(n->name, name, sizeof(n->name));
+	return n;
+}
+
+/* Append @module to @n->modules unless it is there; "..." when full. */
+static void marker_name_add_module(struct marker_name *n, const char *module)
+{
+	size_t len = strlen(n->modules), mlen = strlen(module);
+	const char *p = n->modules;
+
+	while ((p = strstr(p, module))) {
+		if ((p == n->modules || p[-1] == ',') &&
+		    (p[mlen] == ',' || !p[mlen]))
+			return;
+		p += mlen;
+	}
+	if (len >= 3 && !strcmp(n->modules + len - 3, "..."))
+		return;
+	if (len + !!len + mlen + sizeof(",...") > sizeof(n->modules)) {
+		strlcat(n->modules, len ? ",..." : "...", sizeof(n->modules));
+		return;
+	}
+	if (len)
+		strlcat(n->modules, ",", sizeof(n->modules));
+	strlcat(n->modules, module, sizeof(n->modules));
+}
+
+/* Called by marker_iterate_sites() with the marker mutex held. */
+static int marker_names_add_site(const struct marker_site_info *info,
+				 void *data)
+{
+	const struct marker *m = info->marker;
+	struct marker_names *names = data;
+	struct marker_name *n;
+
+	n = marker_names_get(names, m->name);
+	if (!n)
+		goto nomem;
+	n->debug = m->flags & MARKER_FLAG_DEBUG;
+	if (m->flags & MARKER_FLAG_CONFLICT) {
+		n->nr_conflicts++;
+		return 0;
+	}
+	if (!n->format) {
+		n->format = kstrdup(m->format, GFP_KERNEL);
+		if (!n->format)
+			goto nomem;
+	}
+	n->nr_sites++;
+	marker_name_add_module(n, info->mod ? module_name(info->mod) :
+					      "vmlinux");
+	return 0;
+
+nomem:
+	names->error = -ENOMEM;
+	return -ENOMEM;
+}
+
+static void marker_names_free(struct marker_names *names)
+{
+	unsigned int i;
+
+	for (i = 0; i < names->nr; i++)
+		kfree(names->names[i].format);
+	kfree(names->names);
+}
+
+static int marker_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct marker_name *)a)->name,
+		      ((const struct marker_name *)b)->name);
+}
+
+/* Every marker name with its sites, sorted by name. Process context. */
+static int marker_names_gather(struct marker_names *names)
+{
+	memset(names, 0, sizeof(*names));
+	marker_iterate_sites(marker_names_add_site, names);
+	if (names->error) {
+		marker_names_free(names);
+		return names->error;
+	}
+	sort(names->names, names->nr, sizeof(*names->names), marker_name_cmp,
+	     NULL);
+	return 0;
+}
+
+static struct marker_name *marker_names_find(struct marker_names *names,
+					     const char *name)
+{
+	struct marker_name key;
+
+	strscpy(key.name, name, sizeof(key.name));
+	return bsearch(&key, names->names, names->nr, sizeof(*names->names),
+		       marker_name_cmp);
+}
+
+static struct marker_event *marker_event_find(const char *name)
+{
+	struct marker_event *event;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(event, &marker_events, list)
+		if (!strcmp(event->name, name))
+			return event;
+	return NULL;
+}
+
+/* ---- Keeping the events in step with the sites ---- */
+
+/*
+ * Add an event for each name with sites and a format that parses, remove
+ * the events of names without sites (or whose format changed). Called
+ * at boot and when a module with markers comes or goes, with event_mutex
+ * held.
+ */
+static void marker_events_update(void)
+{
+	struct marker_event *event, *tmp;
+	struct marker_names names;
+	struct marker_name *n;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = marker_names_gather(&names);
+	if (ret) {
+		pr_warn("cannot list the markers for their events: %d\n", ret);
+		return;
+	}
+
+	list_for_each_entry_safe(event, tmp, &marker_events, list) {
+		n = marker_names_find(&names, event->name);
+		if (n && n->nr_sites && !strcmp(n->format, event->format)) {
+			event->orphan = false;
+			continue;
+		}
+		marker_event_remove(event);
+	}
+
+	for (i = 0; i < names.nr; i++) {
+		n = &names.names[i];
+		if (!n->nr_sites || marker_event_find(n->name))
+			continue;
+		ret = marker_event_add(n->name, n->format);
+		if (ret && ret != -EINVAL && ret != -E2BIG)
+			pr_warn("cannot add the event of marker %s: %d\n",
+				n->name, ret);
+	}
+	marker_names_free(&names);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* Retries removing orphans once perf lets go of them. Process context. */
+static void marker_events_work_fn(struct work_struct *work)
+{
+	mutex_lock(&event_mutex);
+	marker_events_update();
+	mutex_unlock(&event_mutex);
+}
+#endif
+
+#ifdef CONFIG_MODULES
+/*
+ * Runs after the marker core's notifier (priority 1), so on COMING the
+ * module's sites are attached and on GOING they are gone. Process context.
+ */
+static int marker_events_module_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
+{
+	struct module *mod = data;
+
+	if (!mod->num_markers ||
+	    (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING))
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	marker_events_update();
+	mutex_unlock(&event_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block marker_events_module_nb = {
+	.notifier_call = marker_events_module_notify,
+	.priority = 0,
+};
+#endif
+
+/* ---- tracefs: markers, marker_sites, marker_stats ---- */
+
+static const char *marker_name_event(const struct marker_name *n,
+				     struct marker_event *event)
+{
+	struct marker_field *fields;
+	int ret;
+
+	if (event && !event->orphan)
+		return "event";
+	if (!n->nr_sites)
+		return "no-event:conflict";
+	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+	if (!fields)
+		return "no-event";
+	ret = marker_format_parse(n->format, fields, MARKER_FIELDS_MAX);
+	kfree(fields);
+	if (ret == -E2BIG)
+		return "no-event:too-many-fields";
+	if (ret < 0)
+		return "no-event:bad-format";
+	return "no-event";
+}
+
+/*
+ * One line per name:
+ *   name "format" stable|debug sites=N conflicts=N modules=a,b event|no-event:why
+ */
+static int marker_list_show(struct seq_file *m, void *v)
+{
+	struct marker_names names;
+	struct marker_name *n;
+	unsigned int i;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ret = marker_names_gather(&names);
+	if (ret)
+		goto out;
+	for (i = 0; i < names.nr; i++) {
+		n = &names.names[i];
+		seq_printf(m, "%s \"%s\" %s sites=%u conflicts=%u modules=%s %s\n",
+			   n->name, n->format ?: "", n->debug ? "debug" : "stable",
+			   n->nr_sites, n->nr_conflicts,
+			   n->modules[0] ? n->modules : "-",
+			   marker_name_event(n, marker_event_find(n->name)));
+	}
+	marker_names_free(&names);
+out:
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+static int marker_list_open(struct inode *inode, struct file *file)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	return ret ?: single_open(file, marker_list_show, NULL);
+}
+
+static const struct file_operations marker_list_fops = {
+	.open = marker_list_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static const char *marker_site_state(const struct marker_site_info *info)
+{
+	if (info->marker->flags & MARKER_FLAG_CONFLICT)
+		return "conflict";
+	if (info->init_freed)
+		return "init-freed";
+	return info->enabled ? "enabled" : "disabled";
+}
+
+/* "name symbol+0xoff module state"; called with the marker mutex held. */
+static int marker_site_show(const struct marker_site_info *info, void *data)
+{
+	unsigned long size, offset;
+	struct seq_file *m = data;
+	char sym[KSYM_NAME_LEN];
+	char *modname;
+
+	seq_printf(m, "%s ", info->marker->name);
+	if (info->code && !info->init_freed &&
+	    kallsyms_lookup(info->code, &size, &offset, &modname, sym))
+		seq_printf(m, "%s+0x%lx", sym, offset);
+	else
+		seq_printf(m, "0x%lx", info->code);
+	seq_printf(m, " %s %s\n",
+		   info->mod ? module_name(info->mod) : "vmlinux",
+		   marker_site_state(info));
+	return 0;
+}
+
+static int marker_sites_show(struct seq_file *m, void *v)
+{
+	return marker_iterate_sites(marker_site_show, m);
+}
+
+static int marker_sites_open(struct inode *inode, struct file *file)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	return ret ?: single_open(file, marker_sites_show, NULL);
+}
+
+static const struct file_operations marker_sites_fops = {
+	.open = marker_sites_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static unsigned long marker_lost_sum(unsigned long __percpu *counter)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(*counter, cpu);
+	return sum;
+}
+
+static int marker_stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "trace_lost %lu\n", marker_lost_sum(&marker_trace_lost));
+	seq_printf(m, "perf_lost %lu\n", marker_lost_sum(&marker_perf_lost));
+	return 0;
+}
+
+static int marker_stats_open(struct inode *inode, struct file *file)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	return ret ?: single_open(file, marker_stats_show, NULL);
+}
+
+static const struct file_operations marker_stats_fops = {
+	.open = marker_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static __init int marker_trace_init(void)
+{
+	int ret;
+
+	mutex_lock(&event_mutex);
+	marker_events_update();
+	mutex_unlock(&event_mutex);
+
+#ifdef CONFIG_MODULES
+	ret = register_module_notifier(&marker_events_module_nb);
+	if (ret)
+		pr_warn("no marker events for modules: %d\n", ret);
+#endif
+
+	ret = tracing_init_dentry();
+	if (ret)
+		return 0;
+	trace_create_file("markers", TRACE_MODE_READ, NULL, NULL,
+			  &marker_list_fops);
+	trace_create_file("marker_sites", TRACE_MODE_READ, NULL, NULL,
+			  &marker_sites_fops);
+	trace_create_file("marker_stats", TRACE_MODE_READ, NULL, NULL,
+			  &marker_stats_fops);
+	return 0;
+}
+fs_initcall(marker_trace_init);

@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad input to the tracefs files of marker events is refused and changes
+# nothing; a full ring buffer loses events only where the per-CPU stats
+# count them.
+
+set -u
+. "$(dirname "$0")/markers_lib.sh"
+
+# A string of $1 'a' characters.
+long_string() {
+	head -c "$1" /dev/zero | tr '\0' a
+}
+
+# state: what a bad write must leave as it was. Stock ftrace shows a
+# refused filter's parse error in the filter file (the filter stays off),
+# so the filter test leaves that file out (skip_filter=1).
+skip_filter=0
+state() {
+	cat "$TRACEFS/set_event"
+	cat "$EVENTS/example_int/enable" "$EVENTS/example_string/enable"
+	[ "$skip_filter" = 1 ] || cat "$EVENTS/example_int/filter"
+	cat "$EVENTS/example_int/trigger"
+	cat "$TRACEFS/marker_sites"
+}
+
+# refused FILE WHAT DATA...: appending each DATA to FILE fails, state same.
+refused() {
+	local file=$1 what=$2 before after data
+	shift 2
+	before=$(state)
+	for data in "$@"; do
+		if printf '%s\n' "$data" >>"$file" 2>/dev/null; then
+			fail "$file accepted $what"
+			return 1
+		fi
+		after=$(state)
+		[ "$before" = "$after" ] || fail "$file changed after $what"
+		[ "$before" = "$after" ] || return 1
+	done
+}
+
+# The state the bad writes start from: one event enabled by set_event.
+enable_one() {
+	echo markers:example_string >>"$TRACEFS/set_event"
+}
+
+test_set_event_unknown() {
+	enable_one
+	refused "$TRACEFS/set_event" "an unknown name" markers:no_such_marker \
+		no_such_system:example_int markers:example_int_
+}
+
+test_set_event_glob_no_match() {
+	enable_one
+	refused "$TRACEFS/set_event" "a glob matching nothing" 'markers:zz*' \
+		'markers:*_nothing' 'nomarkers*:example_int'
+}
+
+test_set_event_overlong() {
+	enable_one
+	refused "$TRACEFS/set_event" "an overlong name" \
+		"markers:$(long_string 200)" "markers:$(long_string 5000)"
+}
+
+test_set_event_junk() {
+	enable_one
+	refused "$TRACEFS/set_event" "binary junk" \
+		"$(printf 'markers:\001\002\377')" "$(printf '\377\376\375\374')"
+}
+
+test_enable_bad() {
+	enable_one
+	refused "$EVENTS/example_int/enable" "bad values" 2 -1 x "$(long_string 5000)" \
+		"$(printf '\001\377')"
+}
+
+test_filter_bad() {
+	enable_one
+	skip_filter=1
+	refused "$EVENTS/example_int/filter" "bad filters" 'no_such_field == 1' \
+		'count ==' 'name == "x"' "count == $(long_string 5000)" \
+		"$(printf 'count \001\377 1')" || { skip_filter=0; return 1; }
+	skip_filter=0
+	# Still unfiltered: every event recorded.
+	: >"$TRACEFS/trace"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo 3 >"$FIRE"
+	[ "$(events_of example_int | wc -l)" = 3 ] ||
+		fail "a refused filter filtered events"
+}
+
+test_trigger_bad() {
+	enable_one
+	refused "$EVENTS/example_int/trigger" "bad triggers" no_such_trigger \
+		'traceoff if no_such_field == 1' "traceoff if count == $(long_string 5000)" \
+		"$(printf '\001\377\376')"
+}
+
+# lost: marker_stats' count of records the ring buffer refused.
+lost() {
+	sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats"
+}
+
+# Sum of one per_cpu/cpuN/stats line over the CPUs.
+stat_sum() {
+	local f v sum=0
+	for f in "$TRACEFS"/per_cpu/cpu*/stats; do
+		v=$(sed -n "s/^$1: //p" "$f")
+		sum=$((sum + ${v:-0}))
+	done
+	echo $sum
+}
+
+test_overrun_counted() {
+	local n=5000 entries overrun commit dropped lost0
+	lost0=$(lost)
+	echo 4 >"$TRACEFS/buffer_size_kb" || fail "cannot shrink the buffer"
+	echo 1 >"$TRACEFS/options/overwrite"
+	: >"$TRACEFS/trace"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo "$n" >"$FIRE"
+	echo 0 >"$EVENTS/example_int/enable"
+	entries=$(stat_sum entries)
+	overrun=$(stat_sum overrun)
+	commit=$(stat_sum 'commit overrun')
+	dropped=$(stat_sum 'dropped events')
+	echo "# entries $entries overrun $overrun commit overrun $commit dropped $dropped"
+	[ "$overrun" -gt 0 ] || fail "no overrun counted for $n events in a 4 KiB buffer"
+	[ $((entries + overrun + commit + dropped)) = "$n" ] ||
+		fail "entries + overruns + dropped =" \
+			"$((entries + overrun + commit + dropped)), expected $n"
+	[ "$(lost)" = "$lost0" ] || fail "marker_stats counted lost records in overwrite mode"
+}
+
+test_dropped_counted() {
+	local n=5000 entries dropped lost0
+	lost0=$(lost)
+	echo 4 >"$TRACEFS/buffer_size_kb"
+	echo 0 >"$TRACEFS/options/overwrite"
+	: >"$TRACEFS/trace"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo "$n" >"$FIRE"
+	echo 0 >"$EVENTS/example_int/enable"
+	entries=$(stat_sum entries)
+	dropped=$(stat_sum 'dropped events')
+	echo 1 >"$TRACEFS/options/overwrite"
+	echo "# entries $entries dropped $dropped trace_lost $lost0 -> $(lost)"
+	[ "$dropped" -gt 0 ] || fail "no dropped events counted without overwrite"
+	[ $((entries + dropped)) = "$n" ] ||
+		fail "entries + dropped = $((entries + dropped)), expected $n"
+	[ $(($(lost) - lost0)) = "$dropped" ] ||
+		fail "marker_stats trace_lost grew by $(($(lost) - lost0)), expected $dropped"
+}
+
+require
+unload_all
+reset_tracing
+load marker-example || exit 1
+# "7 (expanded: 1408)" before the first use: 1408 is the size to restore.
+size=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TRACEFS/buffer_size_kb")
+
+tap_plan 9
+run_test "set_event: unknown names refused" test_set_event_unknown
+run_test "set_event: globs matching nothing refused" test_set_event_glob_no_match
+run_test "set_event: overlong names refused" test_set_event_overlong
+run_test "set_event: binary junk refused" test_set_event_junk
+run_test "enable: bad values refused" test_enable_bad
+run_test "filter: bad filters refused" test_filter_bad
+run_test "trigger: bad triggers refused" test_trigger_bad
+run_test "overwrite mode: every lost event counted as overrun" test_overrun_counted
+run_test "no overwrite: every lost event counted as dropped" test_dropped_counted
+echo "$size" >"$TRACEFS/buffer_size_kb"
+tap_exit

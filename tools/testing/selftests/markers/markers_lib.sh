@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the markers shell selftests (sourced, not run): TAP output,
+# module loading, tracefs state.
+#
+# Environment:
+#   MARKERS_MODULE_DIR  directory holding the .ko files; MARKERS_MODULES is
+#                       read when it is unset; default /markers/modules
+
+TRACEFS=/sys/kernel/tracing
+DEBUGFS=/sys/kernel/debug
+MODULE_DIR=${MARKERS_MODULE_DIR:-${MARKERS_MODULES:-/markers/modules}}
+FIRE=$DEBUGFS/marker-example/fire
+TEST_FIRE=$DEBUGFS/test_markers_trace/fire
+EVENTS=$TRACEFS/events/markers
+
+tap_count=0
+tap_failed=0
+
+tap_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# run_test NAME FUNCTION: one TAP line, "ok" when FUNCTION returns 0 and
+# called "fail MESSAGE" nowhere (it says what it expected with it).
+run_test() {
+	tap_count=$((tap_count + 1))
+	test_failed=0
+	if "$2" && [ "$test_failed" = 0 ]; then
+		echo "ok $tap_count $1"
+	else
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_count $1"
+	fi
+	reset_tracing
+}
+
+skip_test() {
+	tap_count=$((tap_count + 1))
+	echo "ok $tap_count $1 # SKIP $2"
+}
+
+tap_exit() {
+	unload_all
+	[ "$tap_failed" = 0 ] || exit 1
+	exit 0
+}
+
+test_failed=0
+fail() {
+	echo "# FAIL: $*"
+	test_failed=1
+	return 1
+}
+
+# ksft skip (4) when the kernel cannot run these tests at all.
+require() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root"
+		exit 4
+	fi
+	[ -d "$TRACEFS/events" ] || mount -t tracefs nodev "$TRACEFS" 2>/dev/null
+	[ -d "$DEBUGFS/markers" ] || mount -t debugfs nodev "$DEBUGFS" 2>/dev/null
+	if [ ! -f "$TRACEFS/markers" ]; then
+		echo "1..0 # SKIP no $TRACEFS/markers (CONFIG_MARKERS_TRACE)"
+		exit 4
+	fi
+}
+
+load() {
+	insmod "$MODULE_DIR/$1.ko" || fail "insmod $1"
+}
+
+unload() {
+	rmmod "$1" 2>/dev/null || true
+}
+
+unload_all() {
+	unload probe_example
+	unload test_markers_trace
+	unload marker_example
+}
+
+# Every marker event off, filters and triggers gone, buffer empty.
+reset_tracing() {
+	local e
+	echo 0 >"$TRACEFS/tracing_on"
+	for e in "$EVENTS"/*/; do
+		[ -d "$e" ] || continue
+		echo 0 >"$e/enable"
+		echo 0 >"$e/filter"
+		grep -v '^#' "$e/trigger" | while read -r t; do
+			t=${t%% *}
+			echo "!${t%%:*}" >>"$e/trigger"
+		done
+	done
+	: >"$TRACEFS/set_event"
+	: >"$TRACEFS/trace"
+	echo 1 >"$TRACEFS/tracing_on"
+}
+
+# The trace's lines of one event, without the task/cpu/time prefix.
+events_of() {
+	sed -n "s/^.*: \($1:.*\)\$/\1/p" "$TRACEFS/trace"
+}
+
+# expect_line TEXT FILE...: TEXT is a whole line of the files.
+expect_line() {
+	local want=$1
+	shift
+	grep -qxF -- "$want" "$@" || fail "no line '$want' in $*"
+}
+
+# expect_marker NAME FORMAT REST: the line of NAME in the markers listing.
+expect_marker() {
+	expect_line "$1 \"$2\" $3" "$TRACEFS/markers"
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stock tools read marker events: trace-cmd record + report and perf
+# record + script, on markers of samples/markers/marker-example.c fired
+# with known values (iteration i: example_int count=i value=i*2^32+i,
+# example_string name=zero|one|two|three, example_small letter='a'+i
+# flags=0xf000|i delta=-i). Each tool is skipped when it is not installed.
+
+set -u
+. "$(dirname "$0")/markers_lib.sh"
+
+OUT=/tmp/markers-tools
+FIRE3="echo 3 >$FIRE"
+
+# expect_values FILE: the three iterations' values are in FILE.
+expect_values() {
+	grep -q 'example_int:.*count=0 value=0$' "$1" &&
+	grep -q 'example_int:.*count=1 value=4294967297$' "$1" &&
+	grep -q 'example_int:.*count=2 value=8589934594$' "$1" &&
+	grep -q 'example_string:.*name=two$' "$1" &&
+	grep -q 'example_small:.*letter=c flags=f002 delta=-2$' "$1" ||
+		fail "missing values in $1: $(cat "$1")"
+}
+
+test_trace_cmd() {
+	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers:example_int \
+		-e 'markers:example_s*' sh -c "$FIRE3") >$OUT/trace-cmd.log 2>&1 ||
+		fail "trace-cmd record failed: $(cat $OUT/trace-cmd.log)"
+	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
+		fail "trace-cmd report failed: $(cat $OUT/report.txt)"
+	expect_values $OUT/report.txt || { cat $OUT/trace-cmd.log; return 1; }
+	[ "$(grep -c 'example_int:' $OUT/report.txt)" = 3 ] ||
+		fail "expected 3 example_int events in the report"
+}
+
+test_trace_cmd_filter() {
+	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers:example_string \
+		-f 'name == "one"' sh -c "echo 8 >$FIRE") >$OUT/trace-cmd.log 2>&1 ||
+		fail "trace-cmd record -f failed: $(cat $OUT/trace-cmd.log)"
+	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1
+	[ "$(grep -c 'example_string:.*name=one$' $OUT/report.txt)" = 2 ] &&
+	[ "$(grep -c 'example_string:' $OUT/report.txt)" = 2 ] ||
+		fail "filtered report: $(cat $OUT/report.txt)"
+}
+
+test_perf() {
+	(cd $OUT && perf record -q -B -o $OUT/perf.data -e markers:example_int \
+		-e markers:example_string -e markers:example_small \
+		-- sh -c "$FIRE3") >$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)"
+	perf script -i $OUT/perf.data >$OUT/script.txt 2>$OUT/script.err ||
+		fail "perf script failed: $(cat $OUT/script.err)"
+	expect_values $OUT/script.txt || return 1
+	[ "$(grep -c 'markers:example_int:' $OUT/script.txt)" = 3 ] ||
+		fail "expected 3 markers:example_int samples: $(cat $OUT/script.txt)"
+	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+		fail "perf left the site enabled"
+}
+
+test_perf_with_ftrace() {
+	echo 1 >"$EVENTS/example_int/enable"
+	(cd $OUT && perf record -q -B -o $OUT/perf.data -e markers:example_int \
+		-- sh -c "$FIRE3") >$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)"
+	perf script -i $OUT/perf.data >$OUT/script.txt 2>&1
+	[ "$(grep -c 'example_int:' $OUT/script.txt)" = 3 ] ||
+		fail "perf saw: $(cat $OUT/script.txt)"
+	[ "$(events_of example_int | wc -l)" = 3 ] ||
+		fail "ftrace saw $(events_of example_int | wc -l) events, expected 3"
+	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+		fail "perf's exit disabled ftrace's probe"
+}
+
+test_perf_module_unload() {
+	# perf holds the event: unloading the module removes the sites; the
+	# event goes once perf lets go of it.
+	(cd $OUT && perf record -q -B -o $OUT/perf.data -e markers:example_int \
+		-- sh -c "echo 1 >$FIRE; rmmod marker_example; sleep 1") >$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)"
+	[ ! -e "$EVENTS/example_int" ] || sleep 2
+	[ ! -e "$EVENTS/example_int" ] ||
+		fail "the event outlived perf and the module"
+	load marker-example
+}
+
+require
+unload_all
+reset_tracing
+load marker-example || exit 1
+rm -rf $OUT
+mkdir -p $OUT
+# Room for every event whatever earlier tests left (trace-cmd reads pages).
+echo 1408 >"$TRACEFS/buffer_size_kb"
+
+tap_plan 5
+if command -v trace-cmd >/dev/null; then
+	run_test "trace-cmd record -e markers:<name> + report" test_trace_cmd
+	run_test "trace-cmd record -f on a string field" test_trace_cmd_filter
+else
+	skip_test "trace-cmd record -e markers:<name> + report" "no trace-cmd"
+	skip_test "trace-cmd record -f on a string field" "no trace-cmd"
+fi
+if command -v perf >/dev/null; then
+	run_test "perf record -e markers:<name> + perf script" test_perf
+	run_test "perf and ftrace on one event" test_perf_with_ftrace
+	run_test "module unloaded while perf records its event" test_perf_module_unload
+else
+	skip_test "perf record -e markers:<name> + perf script" "no perf"
+	skip_test "perf and ftrace on one event" "no perf"
+	skip_test "module unloaded while perf records its event" "no perf"
+fi
+rm -rf $OUT
+tap_exit

@@ -1,0 +1,348 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Markers in tracefs (CONFIG_MARKERS_TRACE): the listings, markers as trace
+# events (format, enable, set_event, filters, triggers, output), module
+# markers coming and going, coexistence with module probes.
+#
+# Fires the markers of samples/markers/marker-example.c and
+# test_modules/test_markers_trace.c, whose values are known: iteration i
+# of marker-example gives example_int count=i value=i*2^32+i, example_string
+# name=zero|one|two|three, example_small letter='a'+i flags=0xf000|i
+# delta=-i.
+
+set -u
+. "$(dirname "$0")/markers_lib.sh"
+
+test_listing_modes() {
+	local f want
+	# Read-only files of events/ (format, id) are root-only, 0440.
+	want=$(stat -c '%a %u %g' "$EVENTS/example_int/format")
+	for f in markers marker_sites marker_stats; do
+		[ "$(stat -c '%a %u %g' "$TRACEFS/$f")" = "$want" ] ||
+			fail "$f: mode, uid, gid $(stat -c '%a %u %g' "$TRACEFS/$f")," \
+				"expected $want as events/*/format"
+	done
+	[ "$want" = "440 0 0" ] || fail "format is $want, expected 440 0 0"
+}
+
+test_listing_markers() {
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=1 conflicts=0 modules=marker_example event' &&
+	expect_marker example_noargs ' ' \
+		'stable sites=1 conflicts=0 modules=marker_example event' &&
+	expect_marker example_init 'objects %zu' \
+		'stable sites=1 conflicts=0 modules=marker_example event'
+}
+
+test_listing_sites() {
+	grep -q '^example_int [A-Za-z0-9_.]*+0x[0-9a-f]* marker_example disabled$' \
+		"$TRACEFS/marker_sites" ||
+		fail "no disabled site of example_int in marker_sites"
+	grep -q '^example_init .* marker_example init-freed$' \
+		"$TRACEFS/marker_sites" ||
+		fail "example_init's site is not init-freed"
+}
+
+test_listing_debug_and_bad_format() {
+	load test_markers_trace || return 1
+	expect_marker __test_trace_debug ' ' \
+		'debug sites=1 conflicts=0 modules=test_markers_trace event' &&
+	expect_marker test_trace_bad_format 'width %*d' \
+		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:bad-format' &&
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=2 conflicts=0 modules=marker_example,test_markers_trace event' ||
+		return 1
+	[ ! -e "$EVENTS/test_trace_bad_format" ] ||
+		fail "a marker whose format does not parse has an event"
+	[ -d "$EVENTS/__test_trace_debug" ] || fail "no event for the debug marker"
+}
+
+test_event_files() {
+	local f
+	for f in enable format filter trigger id; do
+		[ -f "$EVENTS/example_int/$f" ] || fail "no $f in $EVENTS/example_int"
+	done
+}
+
+test_format() {
+	local fmt=$EVENTS/example_int/format
+	expect_line 'name: example_int' "$fmt" &&
+	expect_line '	field:int count;	offset:8;	size:4;	signed:1;' "$fmt" &&
+	expect_line '	field:unsigned long long value;	offset:16;	size:8;	signed:0;' "$fmt" &&
+	expect_line 'print fmt: "count=%d value=%llu", REC->count, REC->value' "$fmt" &&
+	fmt=$EVENTS/example_string/format &&
+	expect_line '	field:__data_loc char[] name;	offset:8;	size:4;	signed:0;' "$fmt" &&
+	expect_line 'print fmt: "name=%s", __get_str(name)' "$fmt" &&
+	fmt=$EVENTS/example_small/format &&
+	expect_line '	field:__data_loc char[] letter;	offset:8;	size:4;	signed:0;' "$fmt" &&
+	expect_line '	field:unsigned short flags;	offset:12;	size:2;	signed:0;' "$fmt" &&
+	expect_line '	field:signed char delta;	offset:14;	size:1;	signed:1;' "$fmt" &&
+	expect_line 'print fmt: "letter=%s flags=%hx delta=%hhd",'\
+' __get_str(letter), REC->flags, REC->delta' "$fmt" &&
+	fmt=$EVENTS/example_ptr/format &&
+	expect_line '	field:void * object;	offset:8;	size:8;	signed:0;' "$fmt"
+}
+
+test_set_event_and_output() {
+	echo markers:example_int >>"$TRACEFS/set_event" ||
+		fail "set_event refused markers:example_int"
+	expect_line markers:example_int "$TRACEFS/set_event" || return 1
+	[ "$(cat "$EVENTS/example_int/enable")" = 1 ] || fail "enable is not 1"
+	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+		fail "the site is not enabled"
+	echo 3 >"$FIRE"
+	events_of example_int >/tmp/markers.out
+	expect_line 'example_int: count=0 value=0' /tmp/markers.out &&
+	expect_line 'example_int: count=1 value=4294967297' /tmp/markers.out &&
+	expect_line 'example_int: count=2 value=8589934594' /tmp/markers.out || return 1
+	[ "$(wc -l </tmp/markers.out)" = 3 ] ||
+		fail "expected 3 events, got $(wc -l </tmp/markers.out)"
+	[ -z "$(events_of example_string)" ] || fail "example_string recorded while off"
+	echo '!markers:example_int' >>"$TRACEFS/set_event"
+	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+		fail "the site is still enabled after !markers:example_int"
+}
+
+test_trace_pipe() {
+	echo 1 >"$EVENTS/example_string/enable"
+	echo 2 >"$FIRE"
+	# trace_pipe blocks once it has handed out what it has.
+	timeout 3 cat "$TRACEFS/trace_pipe" >/tmp/markers.pipe
+	sed -n 's/^.*: \(example_string:.*\)$/\1/p' /tmp/markers.pipe >/tmp/markers.out
+	printf 'example_string: name=%s\n' zero one >/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "trace_pipe gave: $(cat /tmp/markers.pipe)"
+	[ -z "$(events_of example_string)" ] || fail "trace_pipe did not consume the events"
+}
+
+test_glob_and_field_kinds() {
+	local e
+	echo '*:example_string' >>"$TRACEFS/set_event" ||
+		fail "set_event refused *:example_string"
+	[ "$(cat "$EVENTS/example_string/enable")" = 1 ] &&
+	[ "$(cat "$EVENTS/example_int/enable")" = 0 ] ||
+		fail "*:example_string did not enable exactly example_string"
+	echo 'markers:*' >>"$TRACEFS/set_event" || fail "set_event refused markers:*"
+	for e in example_int example_string example_ptr example_small \
+		 example_noargs example_init; do
+		[ "$(cat "$EVENTS/$e/enable")" = 1 ] || fail "markers:* did not enable $e"
+	done
+	echo 4 >"$FIRE"
+	events_of 'example_[a-z]*' >/tmp/markers.out
+	expect_line 'example_string: name=zero' /tmp/markers.out &&
+	expect_line 'example_string: name=three' /tmp/markers.out &&
+	expect_line 'example_small: letter=a flags=f000 delta=0' /tmp/markers.out &&
+	expect_line 'example_small: letter=b flags=f001 delta=-1' /tmp/markers.out &&
+	expect_line 'example_small: letter=d flags=f003 delta=-3' /tmp/markers.out &&
+	expect_line 'example_noargs:' /tmp/markers.out || return 1
+	grep -q '^example_ptr: object=[^ ]* slot=3$' /tmp/markers.out ||
+		fail "no example_ptr event with slot=3"
+	echo '!markers:*' >>"$TRACEFS/set_event"
+	[ "$(cat "$EVENTS/example_small/enable")" = 0 ] || fail "!markers:* left example_small on"
+}
+
+test_enable_file_and_system() {
+	echo 1 >"$EVENTS/example_noargs/enable" || fail "enable refused 1"
+	echo 2 >"$FIRE"
+	[ "$(events_of example_noargs | wc -l)" = 2 ] ||
+		fail "expected 2 example_noargs events"
+	echo 0 >"$EVENTS/example_noargs/enable"
+	echo 1 >"$EVENTS/enable" || fail "events/markers/enable refused 1"
+	[ "$(cat "$EVENTS/example_ptr/enable")" = 1 ] || fail "system enable missed example_ptr"
+	: >"$TRACEFS/trace"
+	echo 1 >"$FIRE"
+	events_of example_ptr | grep -q '^example_ptr: object=[^ ]* slot=0$' ||
+		fail "no example_ptr event with slot=0"
+}
+
+test_filter_numeric() {
+	echo 'count == 2 || value == 4294967297' >"$EVENTS/example_int/filter" ||
+		fail "filter refused"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo 4 >"$FIRE"
+	events_of example_int >/tmp/markers.out
+	[ "$(wc -l </tmp/markers.out)" = 2 ] &&
+	expect_line 'example_int: count=1 value=4294967297' /tmp/markers.out &&
+	expect_line 'example_int: count=2 value=8589934594' /tmp/markers.out ||
+		fail "numeric filter let through: $(cat /tmp/markers.out)"
+	echo 'delta < -1' >"$EVENTS/example_small/filter" || fail "filter on a signed char refused"
+	echo 1 >"$EVENTS/example_small/enable"
+	echo 3 >"$FIRE"
+	[ "$(events_of example_small)" = 'example_small: letter=c flags=f002 delta=-2' ] ||
+		fail "signed filter: $(events_of example_small)"
+}
+
+test_filter_char() {
+	echo 'letter == "c"' >"$EVENTS/example_small/filter" || fail "filter refused"
+	echo 1 >"$EVENTS/example_small/enable"
+	echo 5 >"$FIRE"
+	[ "$(events_of example_small)" = 'example_small: letter=c flags=f002 delta=-2' ] ||
+		fail "letter filter: $(events_of example_small)"
+}
+
+test_filter_string() {
+	echo 'name == "two" || name ~ "th*"' >"$EVENTS/example_string/filter" ||
+		fail "string filter refused"
+	echo 1 >"$EVENTS/example_string/enable"
+	echo 8 >"$FIRE"
+	events_of example_string >/tmp/markers.out
+	[ "$(grep -c 'name=two' /tmp/markers.out)" = 2 ] &&
+	[ "$(grep -c 'name=three' /tmp/markers.out)" = 2 ] &&
+	[ "$(wc -l </tmp/markers.out)" = 4 ] ||
+		fail "string filter let through: $(cat /tmp/markers.out)"
+}
+
+test_trigger() {
+	echo 'traceoff if count == 1' >"$EVENTS/example_int/trigger" ||
+		fail "trigger refused"
+	grep -q '^traceoff:unlimited if count == 1' "$EVENTS/example_int/trigger" ||
+		fail "trigger not listed"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo 4 >"$FIRE"
+	[ "$(cat "$TRACEFS/tracing_on")" = 0 ] || fail "traceoff trigger did not fire"
+	[ "$(events_of example_int | wc -l)" -le 2 ] ||
+		fail "events recorded after traceoff"
+	echo '!traceoff' >>"$EVENTS/example_int/trigger"
+	echo 1 >"$TRACEFS/tracing_on"
+}
+
+test_long_string() {
+	local text
+	load test_markers_trace || return 1
+	echo 1 >"$EVENTS/test_trace_long/enable"
+	echo 1 >"$TEST_FIRE"
+	text=$(events_of test_trace_long | sed 's/^test_trace_long: text=//')
+	[ ${#text} = 255 ] || fail "expected 255 characters of a 300-character string, got ${#text}"
+	[ -z "$(echo "$text" | tr -d x)" ] || fail "unexpected characters in $text"
+}
+
+test_coexist_with_module_probe() {
+	local before after
+	load probe-example || return 1
+	before=$(sed -n 's/^example_int total=\([0-9]*\).*/\1/p' "$DEBUGFS/probe-example/counts")
+	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused next to a module probe"
+	echo 2 >"$FIRE"
+	after=$(sed -n 's/^example_int total=\([0-9]*\).*/\1/p' "$DEBUGFS/probe-example/counts")
+	[ "$((after - before))" = 2 ] ||
+		fail "probe-example saw $((after - before)) events, expected 2"
+	[ "$(events_of example_int | wc -l)" = 2 ] || fail "trace has not 2 example_int events"
+	echo 0 >"$EVENTS/example_int/enable"
+	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+		fail "disabling the event detached the module's probe"
+	unload probe_example
+	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+		fail "site still enabled with no probe"
+}
+
+test_module_going_while_enabled() {
+	echo 1 >"$EVENTS/example_string/enable"
+	echo 'count > 0' >"$EVENTS/example_int/filter"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo 1 >"$FIRE"
+	rmmod marker_example || fail "rmmod marker_example with its events enabled"
+	[ ! -e "$EVENTS/example_int" ] || fail "events/markers/example_int is still there"
+	! grep -q '^example_int ' "$TRACEFS/markers" || fail "example_int still listed"
+	! grep -q 'markers:example' "$TRACEFS/set_event" || fail "set_event still lists it"
+	load marker-example || return 1
+	[ "$(cat "$EVENTS/example_int/enable")" = 0 ] || fail "the event came back enabled"
+	[ "$(cat "$EVENTS/example_int/filter")" = none ] || fail "the event came back filtered"
+	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+		fail "the site came back enabled"
+}
+
+test_shared_name_across_modules() {
+	load test_markers_trace || return 1
+	echo 1 >"$EVENTS/example_int/enable"
+	rmmod marker_example || fail "rmmod marker_example"
+	[ "$(cat "$EVENTS/example_int/enable")" = 1 ] ||
+		fail "example_int lost its event with a site left in test_markers_trace"
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=1 conflicts=0 modules=test_markers_trace event' || return 1
+	echo 1 >"$TEST_FIRE"
+	[ "$(events_of example_int)" = 'example_int: count=-7 value=7' ] ||
+		fail "expected count=-7 value=7 from test_markers_trace," \
+			"got $(events_of example_int)"
+	unload test_markers_trace
+	[ ! -e "$EVENTS/example_int" ] || fail "event left after the last site went"
+	load marker-example
+}
+
+test_no_events_without_module() {
+	local e
+	for e in example_int example_string example_ptr example_small \
+		 example_noargs example_init; do
+		[ ! -e "$EVENTS/$e" ] || fail "$e still has an event"
+		! grep -q "^$e " "$TRACEFS/markers" || fail "$e still listed"
+		! grep -q "^$e " "$TRACEFS/marker_sites" || fail "$e still has sites"
+	done
+	! echo markers:example_int >>"$TRACEFS/set_event" 2>/dev/null ||
+		fail "set_event accepted a marker that is gone"
+}
+
+test_instance() {
+	local inst=$TRACEFS/instances/markers_selftest
+	rmdir "$inst" 2>/dev/null
+	mkdir "$inst" || { fail "cannot create an instance"; return 1; }
+	echo 1 >"$inst/events/markers/example_int/enable" ||
+		fail "the instance refused to enable example_int"
+	echo 'count == 1' >"$inst/events/markers/example_int/filter"
+	echo 1 >"$EVENTS/example_int/enable"
+	echo 3 >"$FIRE"
+	[ "$(events_of example_int | wc -l)" = 3 ] ||
+		fail "top level: $(events_of example_int | wc -l) events, expected 3"
+	[ "$(sed -n 's/^.*: \(example_int:.*\)$/\1/p' "$inst/trace")" = \
+	  'example_int: count=1 value=4294967297' ] ||
+		fail "instance: $(cat "$inst/trace")"
+	echo 0 >"$EVENTS/example_int/enable"
+	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+		fail "disabling the top-level event disabled the instance's"
+	# Removing the instance while its event is on detaches its probe.
+	rmdir "$inst" || fail "rmdir of the instance"
+	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+		fail "the site stayed enabled after the instance went"
+}
+
+test_stats_nothing_lost() {
+	grep -q '^trace_lost [0-9]*$' "$TRACEFS/marker_stats" &&
+	grep -q '^perf_lost [0-9]*$' "$TRACEFS/marker_stats" ||
+		fail "marker_stats lacks trace_lost or perf_lost"
+	[ "$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")" = "$lost_at_start" ] ||
+		fail "records lost during these tests"
+}
+
+require
+unload_all
+reset_tracing
+load marker-example || exit 1
+lost_at_start=$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")
+
+tap_plan 22
+run_test "listing files are root-only" test_listing_modes
+run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
+run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
+run_test "debug label, no event for a format that does not parse" test_listing_debug_and_bad_format
+unload test_markers_trace
+run_test "events/markers/<name> has enable, format, filter, trigger, id" test_event_files
+run_test "format lists the fields with C types, offsets, sizes" test_format
+run_test "filter on a %c field" test_filter_char
+run_test "set_event markers:<name>: site enabled, values printed" test_set_event_and_output
+run_test "events read from trace_pipe" test_trace_pipe
+run_test "set_event globs; string, char, short, signed char, pointer fields" \
+	test_glob_and_field_kinds
+run_test "enable file and the system's enable" test_enable_file_and_system
+run_test "numeric filters" test_filter_numeric
+run_test "string filters" test_filter_string
+run_test "triggers" test_trigger
+run_test "strings longer than 255 bytes are cut" test_long_string
+unload test_markers_trace
+run_test "an event coexists with a module probe" test_coexist_with_module_probe
+run_test "module going while its events are enabled" test_module_going_while_enabled
+run_test "a name with sites in two modules keeps its event" test_shared_name_across_modules
+run_test "an event in an instance and at the top level" test_instance
+run_test "marker_stats: nothing lost in these tests" test_stats_nothing_lost
+unload marker_example
+run_test "no marker_example events without the module" test_no_events_without_module
+load marker-example
+run_test "events back after reload" test_listing_markers
+tap_exit

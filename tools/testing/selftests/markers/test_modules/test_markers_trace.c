@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_markers_trace.c - markers for the tracefs selftests
+ *
+ * Writing anything to /sys/kernel/debug/test_markers_trace/fire fires, once:
+ *
+ *	example_int		"count %d value %llu"	count = -7, value = 7
+ *		the name and format of a marker of marker-example: while both
+ *		modules are loaded the name has a site in each
+ *	test_trace_long		"text %s"
+ *		text = 300 'x' characters, longer than an event stores
+ *	test_trace_bad_format	"width %*d"		a format the parser
+ *		rejects ('*' takes an extra argument): listed, but no event
+ *	__test_trace_debug	MARK_NOARGS		a debug marker
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#define TEST_LONG_LEN	300
+
+static char test_long[TEST_LONG_LEN + 1];
+static struct dentry *test_dir;
+
+static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	trace_mark(example_int, "count %d value %llu", -7, 7ULL);
+	trace_mark(test_trace_long, "text %s", test_long);
+	trace_mark(test_trace_bad_format, "width %*d", 4, 2);
+	trace_mark(__test_trace_debug, MARK_NOARGS);
+	return count;
+}
+
+static const struct file_operations test_fire_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= test_fire_write,
+	.llseek	= noop_llseek,
+};
+
+static int __init test_markers_trace_init(void)
+{
+	memset(test_long, 'x', TEST_LONG_LEN);
+	test_dir = debugfs_create_dir("test_markers_trace", NULL);
+	debugfs_create_file("fire", 0200, test_dir, NULL, &test_fire_fops);
+	return 0;
+}
+
+static void __exit test_markers_trace_exit(void)
+{
+	debugfs_remove_recursive(test_dir);
+}
+
+module_init(test_markers_trace_init);
+module_exit(test_markers_trace_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Markers for the static markers tracefs selftests");
