@@ -143,6 +143,7 @@ struct marker_site_info {
 
 typedef int (*marker_site_func_t)(const struct marker_site_info *info, void *data);
 int marker_iterate_sites(marker_site_func_t fn, void *data);
+const char *marker_site_state(const struct marker_site_info *info);
 bool marker_text_reserved(void *start, void *end);
 
 #else /* !CONFIG_MARKERS */

@@ -1081,11 +1081,13 @@ int marker_iterate_sites(marker_site_func_t fn, void *data)
 }
 EXPORT_SYMBOL_GPL(marker_iterate_sites);
 
-/* ---- debugfs: markers/sites and markers/stats ---- */
-
-#ifdef CONFIG_DEBUG_FS
-
-static const char *marker_site_state(const struct marker_site_info *info)
+/**
+ * marker_site_state - a site's state as listings print it
+ * @info: the site, as marker_iterate_sites() reports it
+ *
+ * Return: "conflict", "init-freed", "enabled" or "disabled".
+ */
+const char *marker_site_state(const struct marker_site_info *info)
 {
 	if (info->marker->flags & MARKER_FLAG_CONFLICT)
 		return "conflict";
@@ -1093,6 +1095,11 @@ static const char *marker_site_state(const struct marker_site_info *info)
 		return "init-freed";
 	return info->enabled ? "enabled" : "disabled";
 }
+EXPORT_SYMBOL_GPL(marker_site_state);
+
+/* ---- debugfs: markers/sites and markers/stats ---- */
+
+#ifdef CONFIG_DEBUG_FS
 
 static int marker_site_show(const struct marker_site_info *info, void *data)
 {

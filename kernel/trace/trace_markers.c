@@ -976,15 +976,6 @@ static const struct file_operations marker_list_fops = {
 	.release = single_release,
 };
 
-static const char *marker_site_state(const struct marker_site_info *info)
-{
-	if (info->marker->flags & MARKER_FLAG_CONFLICT)
-		return "conflict";
-	if (info->init_freed)
-		return "init-freed";
-	return info->enabled ? "enabled" : "disabled";
-}
-
 /* "name symbol+0xoff module state"; called with the marker mutex held. */
 static int marker_site_show(const struct marker_site_info *info, void *data)
 {
