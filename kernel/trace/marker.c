@@ -80,7 +80,12 @@ struct marker_range {
 	struct marker_site *sites;
 	unsigned int nr_sites;
 #endif
-	bool init_freed;		/* a module's init text is gone */
+	/*
+	 * A module's init text, recorded when it comes up: the loader
+	 * forgets it once the module is live, and frees it soon after.
+	 */
+	unsigned long init_start, init_end;
+	bool init_freed;		/* the module is live: init text gone */
 	struct rcu_head rcu;
 };
 
@@ -240,7 +245,8 @@ static bool marker_range_init_freed(const struct marker_range *r,
 				    unsigned long code)
 {
 	if (r->mod)
-		return r->init_freed && within_module_init(code, r->mod);
+		return READ_ONCE(r->init_freed) && code >= r->init_start &&
+		       code < r->init_end;
 	return is_kernel_inittext(code) &&
 	       system_state >= SYSTEM_FREEING_INITMEM;
 }
@@ -366,7 +372,8 @@ static bool marker_range_reserved(const struct marker_range *r,
 
 	for (s = r->sites; s < r->sites + r->nr_sites; s++) {
 		code = marker_site_code(s);
-		if (code <= end && start < code + MARKER_SITE_SIZE)
+		if (code <= end && start < code + MARKER_SITE_SIZE &&
+		    !marker_range_init_freed(r, code))
 			return true;
 	}
 	return false;
@@ -897,6 +904,8 @@ static int marker_module_coming(struct module *mod)
 	if (!r)
 		return -ENOMEM;
 	r->mod = mod;
+	r->init_start = (unsigned long)mod->mem[MOD_INIT_TEXT].base;
+	r->init_end = r->init_start + mod->mem[MOD_INIT_TEXT].size;
 	r->markers = mod->markers;
 	r->nr_markers = mod->num_markers;
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
@@ -944,7 +953,7 @@ static int marker_module_notify(struct notifier_block *nb, unsigned long val,
 	case MODULE_STATE_LIVE:
 		r = marker_module_range(mod);
 		if (r)
-			r->init_freed = true;
+			WRITE_ONCE(r->init_freed, true);
 		break;
 	case MODULE_STATE_GOING:
 		marker_module_going(mod);
