@@ -88,10 +88,11 @@ static void futex_probes_count(enum futex_probes_op op, int ret)
 
 /*
  * The probes, one per marker: each reads the fields before ret in the
- * order of its format. Context: the futex syscall's task context with
- * preemption disabled; no locks, no allocation.
+ * order of its format. Context (each of them): the futex syscall's task
+ * context with preemption disabled; no locks, no allocation.
  */
 
+/* futex_wait, FUTEX_WAIT_FORMAT. Task context; no locks, no allocation. */
 static void futex_probes_wait(const struct marker *marker,
 			      void *probe_private, va_list *args)
 {
@@ -104,6 +105,7 @@ static void futex_probes_wait(const struct marker *marker,
 	futex_probes_count(FUTEX_PROBES_WAIT, va_arg(*args, int));
 }
 
+/* futex_wake, FUTEX_WAKE_FORMAT. Task context; no locks, no allocation. */
 static void futex_probes_wake(const struct marker *marker,
 			      void *probe_private, va_list *args)
 {
@@ -115,6 +117,7 @@ static void futex_probes_wake(const struct marker *marker,
 	futex_probes_count(FUTEX_PROBES_WAKE, va_arg(*args, int));
 }
 
+/* futex_requeue, FUTEX_REQUEUE_FORMAT. Task context; no locks, no allocation. */
 static void futex_probes_requeue(const struct marker *marker,
 				 void *probe_private, va_list *args)
 {
@@ -128,6 +131,7 @@ static void futex_probes_requeue(const struct marker *marker,
 	futex_probes_count(FUTEX_PROBES_REQUEUE, va_arg(*args, int));
 }
 
+/* futex_lock_pi, FUTEX_LOCK_PI_FORMAT. Task context; no locks, no allocation. */
 static void futex_probes_lock_pi(const struct marker *marker,
 				 void *probe_private, va_list *args)
 {
@@ -138,6 +142,7 @@ static void futex_probes_lock_pi(const struct marker *marker,
 	futex_probes_count(FUTEX_PROBES_LOCK_PI, va_arg(*args, int));
 }
 
+/* futex_unlock_pi, FUTEX_UNLOCK_PI_FORMAT. Task context; no locks, no allocation. */
 static void futex_probes_unlock_pi(const struct marker *marker,
 				   void *probe_private, va_list *args)
 {

@@ -81,6 +81,10 @@ static atomic64_t sched_probes_wakeups[WAKEUP_SLOTS];
 
 static struct dentry *sched_probes_dir;
 
+/*
+ * The table slot of @pid. Context: the probes below (scheduler, runqueue
+ * lock held, interrupts off); no locks, no allocation.
+ */
 static atomic64_t *sched_probes_slot(pid_t pid)
 {
 	return &sched_probes_wakeups[hash_32(pid, WAKEUP_SLOTS_BITS)];

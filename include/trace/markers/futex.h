@@ -75,7 +75,11 @@
 #define FUTEX_UNLOCK_PI_FORMAT \
 	"uaddr %lx op %d ret %d"
 
-/* A timeout for the events: nanoseconds, or -1 for none. */
+/*
+ * A timeout for the events: nanoseconds, or -1 for none. Evaluated at the
+ * site, in the futex caller's task context, only while a probe is
+ * attached; takes no locks, allocates nothing.
+ */
 static inline s64 futex_marker_timeout(const ktime_t *timeout)
 {
 	return timeout ? ktime_to_ns(*timeout) : -1;

@@ -13,7 +13,9 @@
  *    names, types and meanings across kernel versions; fields may only be
  *    added at the end. A "__" name is a debug marker, with no promise.
  *  - These run in the scheduler, most of them with a runqueue lock or
- *    p->pi_lock held and interrupts off. The probe-call path
+ *    p->pi_lock held and interrupts off; sched_process_exit with
+ *    preemption disabled. The mark_<name>() inlines only read fields of
+ *    the tasks they are given: no locks, no allocation. The probe-call path
  *    (__marker_probe_call()) disables preemption with the _notrace
  *    variants, keeps its recursion guard in per-CPU data and takes no
  *    lock, so it never re-enters the scheduler; probes must do the same
