@@ -16,6 +16,17 @@ LOGS=$CACHE/logs
 
 mkdir -p "$CACHE" "$LOGS"
 
+# Runs sharing a cache take turns: the first script of a run takes the lock
+# and the scripts it starts inherit it (fd 9 and MARKERS_CACHE_LOCK).
+if [ "${MARKERS_CACHE_LOCK:-}" != "$CACHE" ]; then
+	exec 9>>"$CACHE/lock"
+	if ! flock -n 9; then
+		printf '>>> waiting for another harness run using %s\n' "$CACHE"
+		flock 9
+	fi
+	export MARKERS_CACHE_LOCK=$CACHE
+fi
+
 say() { printf '>>> %s\n' "$*"; }
 warn() { printf 'WARNING: %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }

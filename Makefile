@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build, boot and test the static markers patchset on Linux 6.12.
+#
+#   make run     build everything, boot QEMU, run samples/markers/marker-demo.sh
+#   make check   all tests and gates; ends with "N passed, N failed, N skipped"
+#   make shell   boot the test guest with an interactive shell
+#
+# Pieces: deps source overlay kernel guest nomarkers checkpatch sparse,
+# clean (build output) and distclean (the whole cache). Works from any
+# directory (make -C path/to/repo check).
+#
+# Variables (make VAR=value ...):
+#   CACHE         sources, builds, logs and the guest image
+#   SMP           guest CPUs
+#   MEM           guest memory
+#   TIMEOUT       seconds before a running guest counts as hung
+#   TEST_TIMEOUT  seconds one selftest may run in the guest
+#   JOBS          parallel jobs of the kernel build
+#   APPEND        extra kernel command line
+#   QEMU_EXTRA    extra QEMU options (e.g. -icount shift=0)
+#   KUNIT_EXPECT  globs each of which must name a KUnit suite that ran
+#   FRAGMENTS     config fragments of the main kernel
+#   LINUX_SOURCE_VERSION  the linux-source-6.12 version to pin
+
+ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+CACHE ?= $(HOME)/.cache/linux-markers
+SMP ?= 2
+MEM ?= 1G
+TIMEOUT ?= 900
+TEST_TIMEOUT ?= 300
+JOBS ?= $(shell nproc)
+APPEND ?=
+QEMU_EXTRA ?=
+KUNIT_EXPECT ?= *marker*
+FRAGMENTS ?= $(ROOT)/configs/base.config $(ROOT)/configs/debug.config
+LINUX_SOURCE_VERSION ?= 6.12.118-1~deb12u1
+
+H := $(ROOT)/harness
+
+export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS APPEND QEMU_EXTRA KUNIT_EXPECT \
+	LINUX_SOURCE_VERSION FRAGMENTS
+
+.PHONY: check run shell deps source overlay kernel guest nomarkers checkpatch \
+	sparse clean distclean
+
+check:
+	$(H)/check
+
+run: guest
+	$(H)/boot run
+
+shell: guest
+	$(H)/boot shell
+
+deps:
+	$(H)/install-deps
+
+source: deps
+	$(H)/unpack-source
+
+overlay: source
+	$(H)/overlay
+
+kernel: overlay
+	$(H)/configure build $(FRAGMENTS)
+	$(H)/build-kernel build bzImage modules headers
+
+guest: kernel
+	$(H)/build-test-modules
+	$(H)/build-selftests
+	$(H)/build-initramfs
+
+nomarkers: overlay
+	$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config
+	$(H)/build-kernel build-nomarkers vmlinux
+
+checkpatch: overlay
+	$(H)/gate-checkpatch
+
+sparse: kernel
+	$(H)/gate-sparse
+
+clean:
+	rm -rf $(CACHE)/build $(CACHE)/build-nomarkers $(CACHE)/build-gates \
+		$(CACHE)/kconfig-* $(CACHE)/test-modules $(CACHE)/selftests \
+		$(CACHE)/initramfs* $(CACHE)/guest-exit $(CACHE)/logs $(CACHE)/results.txt
+
+distclean:
+	rm -rf $(CACHE)
