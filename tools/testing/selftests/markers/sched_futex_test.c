@@ -1381,4 +1381,26 @@ TEST_F_TIMEOUT(events, sched_process_fork_exit, TEST_TIMEOUT)
 	close(go[1]);
 }
 
+/* The recorder refuses what is not a tgid, and keeps what it recorded. */
+TEST_F_TIMEOUT(events, recorder_rejects_bad_tgid, TEST_TIMEOUT)
+{
+	struct events *evs = &events_buf;
+	char *text;
+
+	record_start(_metadata, self->tgid);
+	issue_wake(&words.word[0], FUTEX_WAKE_PRIVATE, 1, 0);
+	record_stop(_metadata);
+	EXPECT_EQ(-EINVAL, write_file(RECORD_TGID, "-1\n"))
+		TH_LOG("a negative tgid should be refused with EINVAL");
+	EXPECT_EQ(-EINVAL, write_file(RECORD_TGID, "self\n"))
+		TH_LOG("a tgid that is not a number should be refused with EINVAL");
+	text = read_file(RECORD_TGID);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("0\n", text) TH_LOG("a refused write should not start recording");
+	free(text);
+	read_events(_metadata, evs);
+	check_futex_events(_metadata, evs, &words, WORDS_END);
+	free_events(evs);
+}
+
 TEST_HARNESS_MAIN
