@@ -210,6 +210,21 @@ static int prio_of_nice(int nice)
 	return 120 + nice;
 }
 
+/*
+ * pthread_join() returns once the kernel cleared the thread's tid, before
+ * the thread's last futex wake (CLONE_CHILD_CLEARTID) and its last call
+ * to the scheduler. Its task leaves /proc after that wake: wait for it.
+ */
+static void wait_task_gone(pid_t tid)
+{
+	char path[64];
+	int tries;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (tries = 0; tries < 5000 && !access(path, F_OK); tries++)
+		usleep(1000);
+}
+
 /* ---- Recorded events ---- */
 
 struct event {
@@ -307,6 +322,30 @@ static void read_events(struct __test_metadata *_metadata, struct events *evs)
 		TH_LOG("the recorder should have room for every event");
 	EXPECT_EQ(0, evs->unfinished)
 		TH_LOG("every recorded event should be complete once recording stops");
+}
+
+/*
+ * Wait until the recorder holds a @name event with " @key=@value": a
+ * task's sched_process_exit comes after the parent's wait() returned.
+ */
+static void wait_for_event(const char *name, const char *key, long value)
+{
+	char *text, *line, *save, want[64];
+	int tries;
+
+	snprintf(want, sizeof(want), " %s=%ld ", key, value);
+	for (tries = 0; tries < 5000; tries++) {
+		text = read_file(RECORD_EVENTS);
+		for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, name, strlen(name)) &&
+			    line[strlen(name)] == ' ' && strstr(line, want))
+				break;
+		free(text);
+		if (line)
+			return;
+		usleep(1000);
+	}
 }
 
 static void free_events(struct events *evs)
@@ -873,8 +912,10 @@ static void stop_waiters(pthread_t *threads, int n)
 		issue_wake(&words.word[1], FUTEX_WAKE_PRIVATE, INT_MAX, 0);
 		usleep(1000);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pthread_join(threads[i], NULL);
+		wait_task_gone(waiter_tids[i]);
+	}
 }
 
 /* FUTEX_WAKE and FUTEX_WAKE_BITSET with and without waiters. */
@@ -948,12 +989,15 @@ enum pi_step {
 
 static int pi_results[4];
 static int pi_stage;
+static pid_t pi_tid;
 
 /* Another thread's view of the lock the main thread holds. */
 static void *pi_contender(void *arg)
 {
 	unsigned int *lock = arg;
 	struct timespec abs;
+
+	__atomic_store_n(&pi_tid, gettid_(), __ATOMIC_RELEASE);
 
 	pi_results[PI_TRYLOCK] = issue_lock_pi(lock, FUTEX_TRYLOCK_PI_PRIVATE,
 					       NULL);
@@ -995,6 +1039,7 @@ TEST_F_TIMEOUT(events, futex_pi, TEST_TIMEOUT)
 	usleep(100000);
 	EXPECT_EQ(0, issue_unlock_pi(&words.lock));
 	pthread_join(thread, NULL);
+	wait_task_gone(pi_tid);
 	EXPECT_EQ(-EAGAIN, pi_results[PI_TRYLOCK])
 		TH_LOG("FUTEX_TRYLOCK_PI on a held lock should fail with EAGAIN");
 	EXPECT_EQ(-EPERM, pi_results[PI_UNLOCK_NOT_OWNER])
@@ -1287,6 +1332,7 @@ TEST_F_TIMEOUT(events, sched_thread_fork_exit, TEST_TIMEOUT)
 	record_start(_metadata, self->tgid);
 	ASSERT_EQ(0, pthread_create(&thread, NULL, exiting_thread, &child_tid));
 	pthread_join(thread, NULL);
+	wait_for_event("sched_process_exit", "pid", child_tid);
 	record_stop(_metadata);
 
 	read_events(_metadata, evs);
@@ -1360,6 +1406,7 @@ TEST_F_TIMEOUT(events, sched_process_fork_exit, TEST_TIMEOUT)
 	record_start(_metadata, child);
 	ASSERT_EQ(1, write(go[1], "x", 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
+	wait_for_event("sched_process_exit", "pid", child);
 	record_stop(_metadata);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(7, WEXITSTATUS(status));
