@@ -45,41 +45,41 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS APPEND QEMU_EXTRA KUNIT_EXPECT \
 	sparse clean distclean
 
 check:
-	$(H)/check
+	@$(H)/check
 
 run: guest
-	$(H)/boot run
+	@$(H)/boot run
 
 shell: guest
-	$(H)/boot shell
+	@$(H)/boot shell
 
 deps:
-	$(H)/install-deps
+	@$(H)/install-deps
 
 source: deps
-	$(H)/unpack-source
+	@$(H)/unpack-source
 
 overlay: source
-	$(H)/overlay
+	@$(H)/overlay
 
 kernel: overlay
-	$(H)/configure build $(FRAGMENTS)
-	$(H)/build-kernel build bzImage modules headers
+	@$(H)/configure build $(FRAGMENTS)
+	@$(H)/build-kernel build bzImage modules headers
 
 guest: kernel
-	$(H)/build-test-modules
-	$(H)/build-selftests
-	$(H)/build-initramfs
+	@$(H)/build-test-modules
+	@$(H)/build-selftests
+	@$(H)/build-initramfs
 
 nomarkers: overlay
-	$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config
-	$(H)/build-kernel build-nomarkers vmlinux
+	@$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config
+	@$(H)/build-kernel build-nomarkers vmlinux
 
 checkpatch: overlay
-	$(H)/gate-checkpatch
+	@$(H)/gate-checkpatch
 
 sparse: kernel
-	$(H)/gate-sparse
+	@$(H)/gate-sparse
 
 clean:
 	rm -rf $(CACHE)/build $(CACHE)/build-nomarkers $(CACHE)/build-gates \
