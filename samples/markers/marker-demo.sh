@@ -5,10 +5,20 @@
 # marker-example, attach probe-example, fire the markers, detach. With
 # CONFIG_MARKERS_TRACE, then enable the event markers:example_int from the
 # shell and read it from the trace file and, when installed, trace-cmd.
+# Then show the scheduler and futex markers: load sched-probes and
+# futex-probes, record the events of a small workload and print them and
+# the modules' counters.
 #
 # Argument:
-#   MODULE_DIR  directory holding marker-example.ko and probe-example.ko
+#   MODULE_DIR  directory holding marker-example.ko, probe-example.ko,
+#               sched-probes.ko and futex-probes.ko, and optionally
+#               test_markers_record.ko (the selftests' event recorder)
 #               (default: the current directory)
+#
+# Environment:
+#   SELFTEST    the sched_futex_test binary, run as the futex workload
+#               (default: MODULE_DIR/../selftests/sched_futex_test; the
+#               futex part is skipped without it)
 #
 # Needs root and debugfs (mounted on /sys/kernel/debug if it is not).
 # Exits non-zero if a step fails or a site does not hold what it should.
@@ -34,6 +44,9 @@ step() {
 cleanup() {
 	rmmod probe_example 2>/dev/null || true
 	rmmod marker_example 2>/dev/null || true
+	rmmod test_markers_record 2>/dev/null || true
+	rmmod futex_probes 2>/dev/null || true
+	rmmod sched_probes 2>/dev/null || true
 }
 
 # Print the bytes of the site of $marker in marker_example and check they
@@ -85,7 +98,7 @@ show_site() {
 [ "$(id -u)" -eq 0 ] || fail "run as root"
 [ -e "$sites" ] || mount -t debugfs none "$debugfs" 2>/dev/null || true
 [ -e "$sites" ] || fail "$sites is missing: no CONFIG_MARKERS or DEBUG_FS?"
-for m in marker-example probe-example; do
+for m in marker-example probe-example sched-probes futex-probes; do
 	[ -f "$dir/$m.ko" ] || fail "$dir/$m.ko is missing"
 done
 
@@ -140,6 +153,58 @@ fi
 
 step "rmmod marker-example"
 rmmod marker_example || fail "rmmod marker-example"
+
+step "insmod sched-probes and futex-probes: the sched and futex markers jump"
+insmod "$dir/sched-probes.ko" || fail "insmod sched-probes"
+insmod "$dir/futex-probes.ko" || fail "insmod futex-probes"
+grep -E '^(sched|futex)_[a-z_]+ vmlinux ' "$sites" ||
+	fail "no sched or futex sites in $sites"
+
+record=$debugfs/test_markers_record
+if [ -f "$dir/test_markers_record.ko" ]; then
+	insmod "$dir/test_markers_record.ko" || fail "insmod test_markers_record"
+fi
+
+step "workload: this shell runs sleep 0.1 three times"
+[ ! -d "$record" ] || echo $$ >"$record/tgid"
+for _ in 1 2 3; do
+	sleep 0.1
+done
+if [ -d "$record" ]; then
+	echo 0 >"$record/tgid"
+	step "this shell's scheduler events (test_markers_record/events)"
+	grep -E '^sched_' "$record/events" | head -n 20
+fi
+
+step "sched-probes/switches"
+cat "$debugfs/sched-probes/switches" || fail "read switches"
+
+step "sched-probes/latency (lo hi count, ns)"
+cat "$debugfs/sched-probes/latency" || fail "read latency"
+
+selftest=${SELFTEST:-$dir/../selftests/sched_futex_test}
+if [ -x "$selftest" ]; then
+	step "workload: $selftest -t futex_pi -t futex_requeue"
+	"$selftest" -t futex_pi -t futex_requeue >/tmp/marker-demo.out 2>&1 ||
+		{ cat /tmp/marker-demo.out; fail "$selftest failed"; }
+	grep -E '^(ok|not ok)' /tmp/marker-demo.out
+	if [ -d "$record" ]; then
+		step "futex events of its last test (test_markers_record/events)"
+		grep -E '^futex_' "$record/events" | head -n 20
+	fi
+else
+	echo "marker-demo: no $selftest: no futex workload"
+fi
+
+step "futex-probes/stats"
+cat "$debugfs/futex-probes/stats" || fail "read stats"
+
+step "rmmod sched-probes and futex-probes: the NOPs are back"
+rmmod test_markers_record 2>/dev/null || true
+rmmod futex_probes || fail "rmmod futex-probes"
+rmmod sched_probes || fail "rmmod sched-probes"
+grep -E '^(sched|futex)_[a-z_]+ vmlinux ' "$sites" | grep -v ' disabled ' &&
+	fail "sched or futex sites still enabled"
 
 echo
 echo "marker-demo: ok"
