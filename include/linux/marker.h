@@ -131,6 +131,8 @@ int marker_probe_unregister_batch(const struct marker_probe_request *reqs,
  * @target: where the instruction jumps when enabled, 0 without sites
  * @enabled: probes are attached and the site calls them
  * @init_freed: the site was in init text that is gone; it is never patched
+ * @busy: the site holds code markers did not write (a kprobe, another
+ *	patcher); it is left alone until it holds markers' code again
  */
 struct marker_site_info {
 	const struct marker *marker;
@@ -139,6 +141,7 @@ struct marker_site_info {
 	unsigned long target;
 	bool enabled;
 	bool init_freed;
+	bool busy;
 };
 
 typedef int (*marker_site_func_t)(const struct marker_site_info *info, void *data);
@@ -146,10 +149,26 @@ int marker_iterate_sites(marker_site_func_t fn, void *data);
 const char *marker_site_state(const struct marker_site_info *info);
 bool marker_text_reserved(void *start, void *end);
 
+#ifdef CONFIG_MARKERS_TRACE
+/*
+ * Implemented by the tracefs face (kernel/trace/trace_markers.c): the core
+ * calls it when the names, formats or sites of markers changed other than
+ * by a module coming or going (a format conflict healed when the owner of a
+ * name's format went). Called with the marker mutex held, possibly under
+ * event_mutex: it only schedules the rescan of the events.
+ */
+void marker_trace_names_changed(void);
+#else
+static inline void marker_trace_names_changed(void) { }
+#endif
+
 #else /* !CONFIG_MARKERS */
 
 #define trace_mark(name, format, args...)				\
 	do {								\
+		static_assert(sizeof(#name) <= MARKER_NAME_MAX,		\
+			      "marker name " #name " is longer than "	\
+			      "MARKER_NAME_MAX - 1 characters");	\
 		if (0)							\
 			__marker_check_format(#name, format, ## args);	\
 	} while (0)
@@ -265,7 +284,11 @@ static inline struct marker *marker_site_marker(const struct marker_site *site)
 	return (struct marker *)((unsigned long)&site->marker + site->marker);
 }
 
-/* Implemented by the architecture; called with the marker mutex held. */
+/*
+ * Implemented by the architecture; called with the marker mutex and
+ * text_mutex held. arch_marker_site_check() returns 0 if the site holds
+ * exactly the instruction for @enabled, -EBUSY otherwise, silently.
+ */
 int arch_marker_site_check(const struct marker_site *site, bool enabled);
 void arch_marker_site_queue(const struct marker_site *site, bool enable);
 void arch_marker_site_apply(void);
@@ -292,6 +315,9 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
  */
 #define __trace_mark(id, ...)						\
 	do {								\
+		static_assert(sizeof(#id) <= MARKER_NAME_MAX,		\
+			      "marker name " #id " is longer than "	\
+			      "MARKER_NAME_MAX - 1 characters");	\
 		static const char __marker_str_##id[]			\
 		__section("__markers_strings") __aligned(1) =		\
 			#id "\0" __marker_format(__VA_ARGS__);		\

@@ -10,18 +10,33 @@
  * any number of names and patches all their sites in one arch batch.
  *
  * Locking: marker_mutex serialises every update, module load and unload and
- * every walk of the entries. The probe-call path takes no lock: it reads the
- * site's probe array under preempt-disabled RCU; arrays are copied on write
- * and freed after a grace period.
+ * every walk of the entries; with patchable sites, text_mutex is held from
+ * the check of the sites' bytes to the end of their patching, so no other
+ * patcher (kprobes, the kprobe optimizer) can write a site in between. Order:
+ * cpus_read_lock(), marker_mutex, text_mutex. The probe-call path takes no
+ * lock: it reads the site's probe array under preempt-disabled RCU; arrays
+ * are copied on write and freed after a grace period.
+ *
+ * Detaching a probe cannot fail: when the smaller array cannot be allocated,
+ * the probe's slot in the published array is pointed at a stub that does
+ * nothing, as kernel/tracepoint.c does.
+ *
+ * Formats: the first site of a name (or the first format-checked probe,
+ * before any site) sets the name's format; a site with another format is a
+ * conflict and stays disabled. When the owner of the format goes (its
+ * module unloads, the last checked probe detaches), the conflicting sites
+ * are looked at again: the first of them sets the new format.
  */
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/marker.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -34,14 +49,24 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+
+#include "marker_internal.h"
 
 struct marker_probe {
-	marker_probe_func func;
+	marker_probe_func func;		/* marker_probe_stub once detached */
 	void *probe_private;
 	bool checked;			/* registered with a format */
+	bool removing;			/* detached by the update being built */
 };
 
-/* What a site's ->probes points to; never changed once published. */
+/*
+ * What a site's ->probes points to. Once published, only ->func of a slot
+ * changes: to marker_probe_stub, when a probe is detached and no smaller
+ * array could be allocated (->removing and ->checked are written under
+ * marker_mutex and never read by the probe-call path).
+ */
 struct marker_probe_array {
 	struct rcu_head rcu;
 	unsigned int nr;
@@ -57,11 +82,15 @@ struct marker_entry {
 	struct marker_probe_array *pending;	/* the next array, may be NULL */
 	char *pending_format;			/* format the update brings */
 	bool in_update;
+	unsigned int check_sites;	/* sites to enable, and those that can be */
+	unsigned int check_usable;
 	/* Settled state: */
+	bool sync;		/* sites to bring to their marker's state */
 	char *format;		/* of the sites and checked probes, or NULL */
 	struct marker_field *fields;
 	int nr_fields;		/* or -errno if the format does not parse */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
+	unsigned int nr_conflicts;	/* struct markers left out for their format */
 	char name[];
 };
 
@@ -77,8 +106,10 @@ struct marker_range {
 	struct marker *markers;
 	unsigned int nr_markers;
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
-	struct marker_site *sites;
+	struct marker_site *sites;	/* as the linker or loader left them */
 	unsigned int nr_sites;
+	struct marker_site **sorted;	/* the sites by address */
+	unsigned long *busy;		/* of ->sorted: holding foreign code */
 #endif
 	/*
 	 * A module's init text, recorded when it comes up: the loader
@@ -87,6 +118,14 @@ struct marker_range {
 	unsigned long init_start, init_end;
 	bool init_freed;		/* the module is live: init text gone */
 	struct rcu_head rcu;
+};
+
+/*
+ * An update collects probe changes on any number of names, then checks and
+ * applies them together: all of them, or none.
+ */
+struct marker_update {
+	struct list_head entries;
 };
 
 #define MARKER_HASH_BITS	6
@@ -135,10 +174,10 @@ void notrace __marker_probe_call(const struct marker *marker,
 	array = rcu_dereference_sched(marker->probes);
 	if (likely(array)) {
 		for (i = 0; i < array->nr; i++) {
+			marker_probe_func func = READ_ONCE(array->probes[i].func);
+
 			va_start(args, format);
-			array->probes[i].func(marker,
-					      array->probes[i].probe_private,
-					      &args);
+			func(marker, array->probes[i].probe_private, &args);
 			va_end(args);
 		}
 	}
@@ -148,6 +187,21 @@ out:
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__marker_probe_call);
+
+/*
+ * Takes the slot of a probe detached when no smaller array could be
+ * allocated. Context: any, as __marker_probe_call().
+ */
+static void notrace marker_probe_stub(const struct marker *marker,
+				      void *probe_private, va_list *args)
+{
+}
+
+/* Is this slot a probe that stays attached once the update is done? */
+static bool marker_probe_live(const struct marker_probe *p)
+{
+	return p->func != marker_probe_stub && !p->removing;
+}
 
 /* ---- Entries ---- */
 
@@ -225,21 +279,104 @@ static int marker_entry_set_format(struct marker_entry *e, char *format)
 	return 0;
 }
 
+static void marker_entry_heal(struct marker_entry *e);
+
 /*
  * Drop what nobody uses any more: the format once no site and no checked
- * probe holds it, the entry once it has neither sites nor probes.
+ * probe holds it (then the sites left out for a conflict with it get their
+ * chance), the entry once it has neither sites nor probes.
  */
 static void marker_entry_settle(struct marker_entry *e)
 {
-	if (!e->nr_markers && !marker_entry_checked(e))
+	if (!e->nr_markers && !marker_entry_checked(e) && !e->in_update) {
 		marker_entry_clear_format(e);
-	if (e->nr_markers || e->probes || e->in_update)
+		if (e->nr_conflicts)
+			marker_entry_heal(e);
+	}
+	if (e->nr_markers || e->nr_conflicts || e->probes || e->in_update)
 		return;
 	hlist_del(&e->hlist);
 	kfree(e);
 }
 
+/* Sites whose entry is flagged ->sync wait for marker_sites_sync(). */
+static bool marker_sync_needed;
+
+static void marker_entry_sync(struct marker_entry *e)
+{
+	e->sync = true;
+	marker_sync_needed = true;
+}
+
+/*
+ * Attach one struct marker of range @r to @e: it takes @e's probes and
+ * state, or is left out as a conflict if its format is not @e's. The first
+ * marker of a name without a format gives it its format.
+ *
+ * Return: 0, or -ENOMEM when the format cannot be copied.
+ */
+static int marker_attach(struct marker_range *r, struct marker *m,
+			 struct marker_entry *e)
+{
+	const char *owner = r->mod ? r->mod->name : "vmlinux";
+	char *format;
+
+	if (!e->format) {
+		format = kstrdup(m->format, GFP_KERNEL);
+		if (!format || marker_entry_set_format(e, format))
+			return -ENOMEM;
+	} else if (strcmp(e->format, m->format)) {
+		if (!(m->flags & MARKER_FLAG_CONFLICT)) {
+			pr_warn("marker %s in %s has format \"%s\", others have \"%s\": left disabled\n",
+				m->name, owner, m->format, e->format);
+			m->flags |= MARKER_FLAG_CONFLICT;
+			e->nr_conflicts++;
+		}
+		return 0;
+	}
+	if (m->flags & MARKER_FLAG_CONFLICT) {
+		m->flags &= ~MARKER_FLAG_CONFLICT;
+		e->nr_conflicts--;
+		pr_info("marker %s in %s: no longer in conflict, its format \"%s\" is the name's now\n",
+			m->name, owner, m->format);
+	}
+	e->nr_markers++;
+	rcu_assign_pointer(m->probes, e->probes);
+	WRITE_ONCE(m->state, !!e->probes);
+	return 0;
+}
+
+/*
+ * The owner of @e's format went: attach the struct markers that were left
+ * out for a conflict with it, in range order, the first one giving the
+ * name its new format. Their sites are patched by the next
+ * marker_sites_sync(); the tracefs face is told to rescan its events.
+ */
+static void marker_entry_heal(struct marker_entry *e)
+{
+	unsigned int before = e->nr_conflicts;
+	struct marker_range *r;
+	struct marker *m;
+
+	list_for_each_entry(r, &marker_ranges, list) {
+		for (m = r->markers; m < r->markers + r->nr_markers; m++) {
+			if (!(m->flags & MARKER_FLAG_CONFLICT) ||
+			    strcmp(m->name, e->name))
+				continue;
+			if (marker_attach(r, m, e))
+				pr_warn("marker %s: no memory to attach a site\n",
+					e->name);
+		}
+	}
+	if (e->nr_conflicts == before)
+		return;
+	marker_entry_sync(e);
+	marker_trace_names_changed();
+}
+
 /* ---- Sites ---- */
+
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
 
 static bool marker_range_init_freed(const struct marker_range *r,
 				    unsigned long code)
@@ -247,171 +384,290 @@ static bool marker_range_init_freed(const struct marker_range *r,
 	if (r->mod)
 		return READ_ONCE(r->init_freed) && code >= r->init_start &&
 		       code < r->init_end;
-	return is_kernel_inittext(code) &&
-	       system_state >= SYSTEM_FREEING_INITMEM;
+	/*
+	 * As kernel/jump_label.c: everything between __init_begin and
+	 * __init_end goes with init memory, built-in __exit text included
+	 * on architectures that keep it there (x86).
+	 */
+	return system_state >= SYSTEM_FREEING_INITMEM &&
+	       (is_kernel_inittext(code) ||
+		init_section_contains((void *)code, 1));
 }
-
-#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
 
 static int marker_site_cmp(const void *a, const void *b)
 {
-	unsigned long ca = marker_site_code(a), cb = marker_site_code(b);
+	unsigned long ca = marker_site_code(*(struct marker_site * const *)a);
+	unsigned long cb = marker_site_code(*(struct marker_site * const *)b);
 
 	return ca < cb ? -1 : ca > cb;
 }
 
-/* Entries hold offsets relative to themselves: moving one rebases them. */
-static void marker_site_swap(void *a, void *b, int size)
+/*
+ * Order the sites of @r by address, for text_poke_queue(), in an array of
+ * pointers: the table itself is never rearranged, as marker_text_reserved()
+ * reads a module's table without locks while the module comes up.
+ */
+static int marker_range_sort(struct marker_range *r)
 {
-	long delta = (unsigned long)a - (unsigned long)b;
-	struct marker_site *sa = a, *sb = b, tmp = *sa;
+	unsigned int i;
 
-	sa->code = sb->code - delta;
-	sa->target = sb->target - delta;
-	sa->marker = sb->marker - delta;
-	sb->code = tmp.code + delta;
-	sb->target = tmp.target + delta;
-	sb->marker = tmp.marker + delta;
-}
-
-static void marker_range_sort(struct marker_range *r)
-{
-	sort(r->sites, r->nr_sites, sizeof(*r->sites), marker_site_cmp,
-	     marker_site_swap);
-}
-
-/* Is @marker being turned on or off by the update being committed? */
-static struct marker_entry *marker_changing(const struct marker *marker,
-					    bool *on)
-{
-	struct marker_entry *e;
-
-	if (marker->flags & MARKER_FLAG_CONFLICT)
-		return NULL;
-	e = marker_entry_find(marker->name);
-	if (!e || !e->in_update || !e->probes == !e->pending)
-		return NULL;
-	*on = e->pending;
-	return e;
-}
-
-/* Check, before anything changes, that every site to enable is a NOP. */
-static int marker_sites_check(void)
-{
-	struct marker_range *r;
-	struct marker_site *s;
-	bool on;
-	int ret;
-
-	list_for_each_entry(r, &marker_ranges, list) {
-		for (s = r->sites; s < r->sites + r->nr_sites; s++) {
-			if (!marker_changing(marker_site_marker(s), &on) || !on ||
-			    marker_range_init_freed(r, marker_site_code(s)))
-				continue;
-			ret = arch_marker_site_check(s, false);
-			if (ret)
-				return ret;
-		}
+	if (!r->nr_sites)
+		return 0;
+	r->sorted = kmalloc_array(r->nr_sites, sizeof(*r->sorted), GFP_KERNEL);
+	r->busy = bitmap_zalloc(r->nr_sites, GFP_KERNEL);
+	if (!r->sorted || !r->busy) {
+		kfree(r->sorted);
+		bitmap_free(r->busy);
+		r->sorted = NULL;
+		r->busy = NULL;
+		return -ENOMEM;
 	}
+	for (i = 0; i < r->nr_sites; i++)
+		r->sorted[i] = &r->sites[i];
+	sort(r->sorted, r->nr_sites, sizeof(*r->sorted), marker_site_cmp, NULL);
 	return 0;
 }
 
 /*
- * Patch the sites of @r whose marker's state differs from the code: all of
- * them for a module coming up, or those the current update changes. A site
- * found holding something unexpected is left alone (warned about by the
- * arch code); the marker's probes are already unpublished when disabling.
+ * marker_site_prepare - what it takes to bring site @i of @r to @on
+ *
+ * The one rule for the check before an update and for the patching: a site
+ * holding the instruction for @on needs nothing, one holding the other
+ * state's is patched, one holding anything else (a kprobe's int3, another
+ * patcher's bytes) is busy: flagged and named in one warning when it
+ * becomes so, and left alone until it holds markers' code again.
+ *
+ * Return: 1 to patch it, 0 if nothing is to be done (or the site is
+ * init-freed), -EBUSY if it is busy.
  */
-static unsigned int marker_range_patch(struct marker_range *r, bool all)
+static int marker_site_prepare(struct marker_range *r, unsigned int i,
+			       bool on)
 {
-	unsigned int queued = 0;
-	struct marker_site *s;
+	const struct marker_site *s = r->sorted[i];
+	unsigned long code = marker_site_code(s);
+	u8 found[MARKER_SITE_SIZE];
+
+	if (marker_range_init_freed(r, code))
+		return 0;
+	if (!arch_marker_site_check(s, on)) {
+		clear_bit(i, r->busy);
+		return 0;
+	}
+	if (!arch_marker_site_check(s, !on)) {
+		clear_bit(i, r->busy);
+		return 1;
+	}
+	if (!test_and_set_bit(i, r->busy)) {
+		if (copy_from_kernel_nofault(found, (void *)code, sizeof(found)))
+			memset(found, 0, sizeof(found));
+		pr_warn("site %pS of marker %s holds %*ph, not markers' code: busy, left alone\n",
+			(void *)code, marker_site_marker(s)->name,
+			(int)sizeof(found), found);
+	}
+	return -EBUSY;
+}
+
+/*
+ * Before an update turns names on: each such name with sites must have one
+ * that can be enabled, or the update fails with -EBUSY and changes nothing.
+ * Caller holds marker_mutex and text_mutex.
+ */
+static int marker_sites_check(struct marker_update *u)
+{
+	struct marker_entry *e;
+	struct marker_range *r;
+	struct marker *m;
+	unsigned int i;
+	int ret = 0;
+
+	list_for_each_entry(r, &marker_ranges, list) {
+		for (i = 0; i < r->nr_sites; i++) {
+			m = marker_site_marker(r->sorted[i]);
+			if (m->flags & MARKER_FLAG_CONFLICT ||
+			    marker_range_init_freed(r,
+						    marker_site_code(r->sorted[i])))
+				continue;
+			e = marker_entry_find(m->name);
+			if (!e || !e->in_update || e->probes || !e->pending)
+				continue;
+			e->check_sites++;
+			if (marker_site_prepare(r, i, true) >= 0)
+				e->check_usable++;
+		}
+	}
+	list_for_each_entry(e, &u->entries, update) {
+		if (e->check_sites && !e->check_usable) {
+			pr_warn("cannot enable marker %s: its %u sites are busy\n",
+				e->name, e->check_sites);
+			ret = -EBUSY;
+		}
+		e->check_sites = 0;
+		e->check_usable = 0;
+	}
+	return ret;
+}
+
+/*
+ * Bring sites to their marker's state: every site of @only, or, without
+ * it, the sites of the entries flagged ->sync. Busy sites are left alone.
+ * One batch for all. Caller holds marker_mutex and text_mutex.
+ */
+static void marker_sites_sync(struct marker_range *only)
+{
+	struct marker_entry *e;
+	struct marker_range *r;
+	unsigned int i, queued = 0;
 	struct marker *m;
 	bool on;
 
-	for (s = r->sites; s < r->sites + r->nr_sites; s++) {
-		m = marker_site_marker(s);
-		if (all) {
+	list_for_each_entry(r, &marker_ranges, list) {
+		if (only && r != only)
+			continue;
+		for (i = 0; i < r->nr_sites; i++) {
+			m = marker_site_marker(r->sorted[i]);
+			if (!only) {
+				if (m->flags & MARKER_FLAG_CONFLICT)
+					continue;
+				e = marker_entry_find(m->name);
+				if (!e || !e->sync)
+					continue;
+			}
 			on = READ_ONCE(m->state);
-			if (!on)
-				continue;
-		} else if (!marker_changing(m, &on)) {
-			continue;
+			if (marker_site_prepare(r, i, on) > 0) {
+				arch_marker_site_queue(r->sorted[i], on);
+				queued++;
+			}
 		}
-		if (marker_range_init_freed(r, marker_site_code(s)) ||
-		    arch_marker_site_check(s, !on))
-			continue;
-		arch_marker_site_queue(s, on);
-		queued++;
 	}
-	return queued;
-}
-
-static void marker_sites_patch(void)
-{
-	struct marker_range *r;
-	unsigned int queued = 0;
-
-	list_for_each_entry(r, &marker_ranges, list)
-		queued += marker_range_patch(r, false);
 	if (queued)
 		arch_marker_site_apply();
 }
 
-static void marker_range_patch_all(struct marker_range *r)
+static void marker_text_lock(void)
 {
-	if (marker_range_patch(r, true))
-		arch_marker_site_apply();
+	mutex_lock(&text_mutex);
 }
 
-static bool marker_range_reserved(const struct marker_range *r,
-				  unsigned long start, unsigned long end)
+static void marker_text_unlock(void)
 {
-	struct marker_site *s;
-	unsigned long code;
+	mutex_unlock(&text_mutex);
+}
 
-	for (s = r->sites; s < r->sites + r->nr_sites; s++) {
-		code = marker_site_code(s);
-		if (code <= end && start < code + MARKER_SITE_SIZE &&
-		    !marker_range_init_freed(r, code))
+static bool marker_sites_reserved(const struct marker_site *sites,
+				  unsigned int nr, unsigned long start,
+				  unsigned long end)
+{
+	unsigned long code;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		code = marker_site_code(&sites[i]);
+		if (code <= end && start < code + MARKER_SITE_SIZE)
 			return true;
 	}
 	return false;
 }
 
-static void marker_core_sites_init(void)
+static bool marker_core_reserved(unsigned long start, unsigned long end)
+{
+	struct marker_site *s;
+	unsigned long code;
+
+	for (s = marker_core.sites; s < marker_core.sites + marker_core.nr_sites;
+	     s++) {
+		code = marker_site_code(s);
+		if (code <= end && start < code + MARKER_SITE_SIZE &&
+		    !marker_range_init_freed(&marker_core, code))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A module's sites are read from its own table, unsorted and never
+ * changed, from the moment the module's text can be probed
+ * (MODULE_STATE_COMING) until it is freed. Preemption disabled.
+ */
+static bool marker_module_reserved(unsigned long start, unsigned long end)
+{
+#ifdef CONFIG_MODULES
+	struct module *mod = __module_text_address(start);
+
+	if (mod && marker_sites_reserved(mod->marker_sites,
+					 mod->num_marker_sites, start, end))
+		return true;
+	if (end != start) {
+		struct module *mod_end = __module_text_address(end);
+
+		if (mod_end && mod_end != mod &&
+		    marker_sites_reserved(mod_end->marker_sites,
+					  mod_end->num_marker_sites, start,
+					  end))
+			return true;
+	}
+#endif
+	return false;
+}
+
+static int marker_core_sites_init(void)
 {
 	marker_core.sites = __start___marker_sites;
 	marker_core.nr_sites = __stop___marker_sites - __start___marker_sites;
-	marker_range_sort(&marker_core);
+	return marker_range_sort(&marker_core);
 }
 
 #else /* !CONFIG_HAVE_ARCH_MARKER_SITES */
 
-static int marker_sites_check(void)
+static int marker_sites_check(struct marker_update *u)
 {
 	return 0;
 }
 
-static void marker_sites_patch(void)
+static void marker_sites_sync(struct marker_range *only)
 {
 }
 
-static void marker_range_patch_all(struct marker_range *r)
+static void marker_text_lock(void)
 {
 }
 
-static bool marker_range_reserved(const struct marker_range *r,
-				  unsigned long start, unsigned long end)
+static void marker_text_unlock(void)
+{
+}
+
+static bool marker_core_reserved(unsigned long start, unsigned long end)
 {
 	return false;
 }
 
-static void marker_core_sites_init(void)
+static bool marker_module_reserved(unsigned long start, unsigned long end)
 {
+	return false;
+}
+
+static int marker_core_sites_init(void)
+{
+	return 0;
 }
 
 #endif /* CONFIG_HAVE_ARCH_MARKER_SITES */
+
+/*
+ * Patch what the last step left to patch and clear the ->sync flags.
+ * Caller holds marker_mutex and text_mutex.
+ */
+static void marker_sites_sync_flagged(void)
+{
+	struct marker_entry *e;
+	unsigned int bkt;
+
+	if (!marker_sync_needed)
+		return;
+	marker_sites_sync(NULL);
+	hash_for_each(marker_table, bkt, e, hlist)
+		e->sync = false;
+	marker_sync_needed = false;
+}
 
 /* Give every site of the names in the update its new probes and state. */
 static void marker_sites_publish(void)
@@ -435,27 +691,47 @@ static void marker_sites_publish(void)
 
 /* ---- Updates ---- */
 
-/*
- * An update collects probe changes on any number of names, then checks and
- * applies them together: all of them, or none.
- */
-struct marker_update {
-	struct list_head entries;
-};
-
 static void marker_array_free(struct marker_probe_array *array)
 {
 	if (array)
 		kfree_rcu(array, rcu);
 }
 
-static struct marker_probe_array *marker_array_alloc(unsigned int nr)
+/* The one allocation of probe arrays; KUnit makes it fail. */
+VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
 {
 	struct marker_probe_array *array;
+
+	KUNIT_STATIC_STUB_REDIRECT(marker_array_alloc, nr);
 
 	array = kzalloc(struct_size(array, probes, nr), GFP_KERNEL);
 	if (array)
 		array->nr = nr;
+	return array;
+}
+
+static unsigned int marker_array_live(const struct marker_probe_array *array)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; array && i < array->nr; i++)
+		n += marker_probe_live(&array->probes[i]);
+	return n;
+}
+
+/* A copy of @old's live probes with room for @extra more. */
+static struct marker_probe_array *
+marker_array_copy(const struct marker_probe_array *old, unsigned int extra)
+{
+	struct marker_probe_array *array;
+	unsigned int i, j = 0;
+
+	array = marker_array_alloc(marker_array_live(old) + extra);
+	if (!array)
+		return NULL;
+	for (i = 0; old && i < old->nr; i++)
+		if (marker_probe_live(&old->probes[i]))
+			array->probes[j++] = old->probes[i];
 	return array;
 }
 
@@ -524,17 +800,16 @@ static int marker_update_add(struct marker_update *u,
 	}
 
 	old = e->pending;
-	nr = old ? old->nr : 0;
-	for (i = 0; i < nr; i++)
-		if (old->probes[i].func == req->probe &&
+	for (i = 0; old && i < old->nr; i++)
+		if (marker_probe_live(&old->probes[i]) &&
+		    old->probes[i].func == req->probe &&
 		    old->probes[i].probe_private == req->probe_private)
 			return -EEXIST;
 
-	array = marker_array_alloc(nr + 1);
+	array = marker_array_copy(old, 1);
 	if (!array)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++)
-		array->probes[i] = old->probes[i];
+	nr = array->nr - 1;
 	array->probes[nr].func = req->probe;
 	array->probes[nr].probe_private = req->probe_private;
 	array->probes[nr].checked = !!req->format;
@@ -542,34 +817,46 @@ static int marker_update_add(struct marker_update *u,
 	return 0;
 }
 
-/* Remove @probe/@probe_private from @e's pending array; -ENOENT if absent. */
+/*
+ * Remove @probe/@probe_private from @e's pending array; -ENOENT if absent.
+ * Never fails otherwise: an unpublished array is shrunk in place; when a
+ * published one cannot be replaced by a smaller copy, the probe's slot is
+ * marked and, at commit, pointed at marker_probe_stub.
+ */
 static int marker_update_remove_from(struct marker_update *u,
 				     struct marker_entry *e,
 				     marker_probe_func probe,
 				     void *probe_private)
 {
-	struct marker_probe_array *old, *array = NULL;
-	unsigned int i, j = 0;
+	struct marker_probe_array *old, *array;
+	unsigned int i;
 	int found = -1;
 
 	old = e->in_update ? e->pending : e->probes;
 	for (i = 0; old && i < old->nr; i++)
-		if (old->probes[i].func == probe &&
+		if (marker_probe_live(&old->probes[i]) &&
+		    old->probes[i].func == probe &&
 		    old->probes[i].probe_private == probe_private)
 			found = i;
 	if (found < 0)
 		return -ENOENT;
 
 	marker_update_join(u, e);
-	if (old->nr > 1) {
-		array = marker_array_alloc(old->nr - 1);
-		if (!array)
-			return -ENOMEM;
-		for (i = 0; i < old->nr; i++)
-			if (i != found)
-				array->probes[j++] = old->probes[i];
+	if (marker_array_live(old) == 1) {
+		marker_update_set(e, NULL);
+		return 0;
 	}
-	marker_update_set(e, array);
+	if (old != e->probes) {
+		/* The update's own copy: nobody reads it yet. */
+		for (i = found; i + 1 < old->nr; i++)
+			old->probes[i] = old->probes[i + 1];
+		old->nr--;
+		return 0;
+	}
+	old->probes[found].removing = true;
+	array = marker_array_copy(old, 0);
+	if (array)
+		marker_update_set(e, array);
 	return 0;
 }
 
@@ -586,6 +873,23 @@ static int marker_update_remove(struct marker_update *u,
 	return marker_update_remove_from(u, e, req->probe, req->probe_private);
 }
 
+/* Slots of the published @array marked for removal: clear or stub them. */
+static void marker_array_settle_removals(struct marker_probe_array *array,
+					 bool stub)
+{
+	unsigned int i;
+
+	for (i = 0; array && i < array->nr; i++) {
+		if (!array->probes[i].removing)
+			continue;
+		if (stub) {
+			WRITE_ONCE(array->probes[i].func, marker_probe_stub);
+			array->probes[i].checked = false;
+		}
+		array->probes[i].removing = false;
+	}
+}
+
 /* Leave every entry of the update as it was before the update began. */
 static void marker_update_abort(struct marker_update *u)
 {
@@ -593,6 +897,7 @@ static void marker_update_abort(struct marker_update *u)
 
 	list_for_each_entry_safe(e, tmp, &u->entries, update) {
 		marker_update_set(e, NULL);
+		marker_array_settle_removals(e->probes, false);
 		kfree(e->pending_format);
 		e->pending_format = NULL;
 		e->in_update = false;
@@ -601,6 +906,10 @@ static void marker_update_abort(struct marker_update *u)
 	}
 }
 
+/*
+ * Check, publish and patch an update: all of it or, on error, none of it.
+ * Caller holds marker_mutex and text_mutex.
+ */
 static int marker_update_commit(struct marker_update *u)
 {
 	struct marker_entry *e, *tmp;
@@ -617,20 +926,22 @@ static int marker_update_commit(struct marker_update *u)
 			goto abort;
 	}
 
-	ret = marker_sites_check();
+	ret = marker_sites_check(u);
 	if (ret)
 		goto abort;
 
 	marker_sites_publish();
-	marker_sites_patch();
 
 	list_for_each_entry_safe(e, tmp, &u->entries, update) {
-		if (e->pending != e->probes)
+		if (e->pending == e->probes)
+			marker_array_settle_removals(e->probes, true);
+		else
 			marker_array_free(e->probes);
 		e->probes = e->pending;
 		e->pending = NULL;
 		e->in_update = false;
 		list_del_init(&e->update);
+		marker_entry_sync(e);
 		marker_entry_settle(e);
 	}
 	return 0;
@@ -638,6 +949,22 @@ static int marker_update_commit(struct marker_update *u)
 abort:
 	marker_update_abort(u);
 	return ret;
+}
+
+/* Lock for an update; marker_unlock() patches what it left to patch. */
+static void marker_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&marker_mutex);
+	marker_text_lock();
+}
+
+static void marker_unlock(void)
+{
+	marker_sites_sync_flagged();
+	marker_text_unlock();
+	mutex_unlock(&marker_mutex);
+	cpus_read_unlock();
 }
 
 static int marker_probe_change(const struct marker_probe_request *reqs,
@@ -650,8 +977,7 @@ static int marker_probe_change(const struct marker_probe_request *reqs,
 	if (!reqs && nr)
 		return -EINVAL;
 
-	cpus_read_lock();
-	mutex_lock(&marker_mutex);
+	marker_lock();
 	for (i = 0; i < nr && !ret; i++)
 		ret = add ? marker_update_add(&u, &reqs[i]) :
 			    marker_update_remove(&u, &reqs[i]);
@@ -659,8 +985,7 @@ static int marker_probe_change(const struct marker_probe_request *reqs,
 		marker_update_abort(&u);
 	else
 		ret = marker_update_commit(&u);
-	mutex_unlock(&marker_mutex);
-	cpus_read_unlock();
+	marker_unlock();
 	return ret;
 }
 
@@ -677,8 +1002,10 @@ static int marker_probe_change(const struct marker_probe_request *reqs,
  *
  * Return: 0; -EINVAL for a NULL probe, an empty or overlong name, or a
  * format that cannot be parsed; -EPERM if @format differs from the marker's;
- * -EEXIST if @probe with @probe_private is already attached; -EBUSY if a
- * site's code is not what markers left there; -ENOMEM.
+ * -EEXIST if @probe with @probe_private is already attached; -EBUSY if the
+ * marker has sites and none of them can be enabled because each holds code
+ * markers did not write (a warning names them; sites that are busy while
+ * others can be enabled are only reported, and listed as busy); -ENOMEM.
  */
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func probe, void *probe_private)
@@ -701,10 +1028,11 @@ EXPORT_SYMBOL_GPL(marker_probe_register);
  * @probe_private: the private pointer it was registered with
  *
  * The probe may still be running on other CPUs when this returns: call
- * marker_synchronize_unregister() before freeing what it uses.
+ * marker_synchronize_unregister() before freeing what it uses. Detaching
+ * cannot fail for lack of memory.
  *
  * Return: 0; -ENOENT if @probe with @probe_private is not attached to
- * @name; -EINVAL for a NULL probe or an invalid name; -ENOMEM.
+ * @name; -EINVAL for a NULL probe or an invalid name.
  */
 int marker_probe_unregister(const char *name, marker_probe_func probe,
 			    void *probe_private)
@@ -741,7 +1069,8 @@ EXPORT_SYMBOL_GPL(marker_probe_register_batch);
  * @reqs: the probes and their markers (formats are ignored)
  * @nr: number of requests
  *
- * Either every request takes effect or none does.
+ * Either every request takes effect or none does; only a request that
+ * names no attached probe or is invalid makes the batch fail.
  *
  * Return: 0, or the first error, as for marker_probe_unregister().
  */
@@ -760,7 +1089,7 @@ EXPORT_SYMBOL_GPL(marker_probe_unregister_batch);
  * Detaches every registration of @probe with @probe_private, on all
  * markers, in one update.
  *
- * Return: 0; -ENOENT if there was none; -EINVAL for a NULL probe; -ENOMEM.
+ * Return: 0; -ENOENT if there was none; -EINVAL for a NULL probe.
  */
 int marker_probe_unregister_private_data(marker_probe_func probe,
 					 void *probe_private)
@@ -774,8 +1103,7 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 	if (!probe)
 		return -EINVAL;
 
-	cpus_read_lock();
-	mutex_lock(&marker_mutex);
+	marker_lock();
 	hash_for_each_safe(marker_table, bkt, tmp, e, hlist) {
 		ret = marker_update_remove_from(&u, e, probe, probe_private);
 		if (!ret)
@@ -790,8 +1118,7 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 		marker_update_abort(&u);
 	else
 		ret = marker_update_commit(&u);
-	mutex_unlock(&marker_mutex);
-	cpus_read_unlock();
+	marker_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
@@ -817,9 +1144,14 @@ static void marker_range_detach(struct marker_range *r, struct marker *end)
 	struct marker *m;
 
 	for (m = r->markers; m < end; m++) {
-		if (m->flags & MARKER_FLAG_CONFLICT)
-			continue;
 		e = marker_entry_find(m->name);
+		if (m->flags & MARKER_FLAG_CONFLICT) {
+			if (!WARN_ON_ONCE(!e || !e->nr_conflicts)) {
+				e->nr_conflicts--;
+				marker_entry_settle(e);
+			}
+			continue;
+		}
 		if (WARN_ON_ONCE(!e || !e->nr_markers))
 			continue;
 		e->nr_markers--;
@@ -832,42 +1164,40 @@ static void marker_range_detach(struct marker_range *r, struct marker *end)
 /*
  * Attach the markers of a new range to their entries: their probes and
  * state come from the entry; a site whose format differs from its name's is
- * left disabled for good. Caller holds marker_mutex.
+ * left disabled until the owner of that format goes. A name of
+ * MARKER_NAME_MAX characters or more (trace_mark() refuses them at build
+ * time; a hand-made struct marker can have one) refuses the whole range.
+ * Caller holds marker_mutex.
+ *
+ * Return: 0, -ENAMETOOLONG or -ENOMEM.
  */
 static int marker_range_attach(struct marker_range *r)
 {
 	const char *owner = r->mod ? r->mod->name : "vmlinux";
 	struct marker_entry *e;
 	struct marker *m;
-	char *format;
 
 	for (m = r->markers; m < r->markers + r->nr_markers; m++) {
-		e = marker_entry_get(m->name);
-		if (!e)
-			goto nomem;
-		if (!e->format) {
-			format = kstrdup(m->format, GFP_KERNEL);
-			if (!format || marker_entry_set_format(e, format)) {
-				marker_entry_settle(e);
-				goto nomem;
-			}
-		} else if (strcmp(e->format, m->format)) {
-			if (!(m->flags & MARKER_FLAG_CONFLICT))
-				pr_warn("marker %s in %s has format \"%s\", others have \"%s\": left disabled\n",
-					m->name, owner, m->format, e->format);
-			m->flags |= MARKER_FLAG_CONFLICT;
-			continue;
+		if (!marker_name_valid(m->name)) {
+			pr_warn("%s has a marker whose name is empty or longer than %d characters: %.*s...\n",
+				owner, MARKER_NAME_MAX - 1, MARKER_NAME_MAX - 1,
+				m->name);
+			return -ENAMETOOLONG;
 		}
-		e->nr_markers++;
-		rcu_assign_pointer(m->probes, e->probes);
-		WRITE_ONCE(m->state, !!e->probes);
+	}
+	for (m = r->markers; m < r->markers + r->nr_markers; m++) {
+		e = marker_entry_get(m->name);
+		if (!e || marker_attach(r, m, e)) {
+			if (e)
+				marker_entry_settle(e);
+			marker_range_detach(r, m);
+			return -ENOMEM;
+		}
 	}
 	return 0;
-
-nomem:
-	marker_range_detach(r, m);
-	return -ENOMEM;
 }
+
+#ifdef CONFIG_MODULES
 
 /* Insert keeping the list sorted by address; the core kernel comes first. */
 static void marker_range_insert(struct marker_range *r)
@@ -881,8 +1211,6 @@ static void marker_range_insert(struct marker_range *r)
 	list_add_tail_rcu(&r->list, &pos->list);
 }
 
-#ifdef CONFIG_MODULES
-
 static struct marker_range *marker_module_range(struct module *mod)
 {
 	struct marker_range *r;
@@ -891,6 +1219,31 @@ static struct marker_range *marker_module_range(struct module *mod)
 		if (r->mod == mod)
 			return r;
 	return NULL;
+}
+
+static void marker_range_free(struct marker_range *r)
+{
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+	kfree(r->sorted);
+	bitmap_free(r->busy);
+#endif
+	kfree(r);
+}
+
+static void marker_range_free_rcu(struct rcu_head *head)
+{
+	marker_range_free(container_of(head, struct marker_range, rcu));
+}
+
+static int marker_module_sites(struct marker_range *r, struct module *mod)
+{
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+	r->sites = mod->marker_sites;
+	r->nr_sites = mod->num_marker_sites;
+	return marker_range_sort(r);
+#else
+	return 0;
+#endif
 }
 
 static int marker_module_coming(struct module *mod)
@@ -908,18 +1261,15 @@ static int marker_module_coming(struct module *mod)
 	r->init_end = r->init_start + mod->mem[MOD_INIT_TEXT].size;
 	r->markers = mod->markers;
 	r->nr_markers = mod->num_markers;
-#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
-	r->sites = mod->marker_sites;
-	r->nr_sites = mod->num_marker_sites;
-	marker_range_sort(r);
-#endif
-	ret = marker_range_attach(r);
+	ret = marker_module_sites(r, mod);
+	if (!ret)
+		ret = marker_range_attach(r);
 	if (ret) {
-		kfree(r);
+		marker_range_free(r);
 		return ret;
 	}
 	marker_range_insert(r);
-	marker_range_patch_all(r);
+	marker_sites_sync(r);
 	return 0;
 }
 
@@ -931,9 +1281,13 @@ static void marker_module_going(struct module *mod)
 		return;
 	list_del_rcu(&r->list);
 	marker_range_detach(r, r->markers + r->nr_markers);
-	kfree_rcu(r, rcu);
+	call_rcu(&r->rcu, marker_range_free_rcu);
 }
 
+/*
+ * Context: process, the module loader's notifier chain. A module whose
+ * markers cannot be attached does not load.
+ */
 static int marker_module_notify(struct notifier_block *nb, unsigned long val,
 				void *data)
 {
@@ -941,8 +1295,7 @@ static int marker_module_notify(struct notifier_block *nb, unsigned long val,
 	struct marker_range *r;
 	int ret = 0;
 
-	cpus_read_lock();
-	mutex_lock(&marker_mutex);
+	marker_lock();
 	switch (val) {
 	case MODULE_STATE_COMING:
 		ret = marker_module_coming(mod);
@@ -959,8 +1312,7 @@ static int marker_module_notify(struct notifier_block *nb, unsigned long val,
 		marker_module_going(mod);
 		break;
 	}
-	mutex_unlock(&marker_mutex);
-	cpus_read_unlock();
+	marker_unlock();
 	return notifier_from_errno(ret);
 }
 
@@ -988,25 +1340,21 @@ static int __init marker_modules_init(void)
  * @start: first byte
  * @end: last byte
  *
- * Lets kprobes refuse addresses that marker updates rewrite. Context: any;
- * lock-free (RCU), callers run it with preemption disabled.
+ * Lets kprobes and the kprobe optimizer refuse addresses that marker
+ * updates rewrite. A module's sites count from the moment its text can be
+ * probed, before the marker core attaches them. Context: any; lock-free
+ * (RCU-sched).
  *
  * Return: true if a site overlaps the range.
  */
 bool marker_text_reserved(void *start, void *end)
 {
-	struct marker_range *r;
-	bool found = false;
+	bool found;
 
-	rcu_read_lock_sched();
-	list_for_each_entry_rcu(r, &marker_ranges, list) {
-		if (marker_range_reserved(r, (unsigned long)start,
-					  (unsigned long)end)) {
-			found = true;
-			break;
-		}
-	}
-	rcu_read_unlock_sched();
+	preempt_disable_notrace();
+	found = marker_core_reserved((unsigned long)start, (unsigned long)end) ||
+		marker_module_reserved((unsigned long)start, (unsigned long)end);
+	preempt_enable_notrace();
 	return found;
 }
 
@@ -1016,15 +1364,18 @@ static int marker_range_iterate_sites(struct marker_range *r,
 {
 	struct marker_site_info info = { };
 	struct marker_site *s;
+	unsigned int i;
 	int ret;
 
 	info.mod = r->mod;
-	for (s = r->sites; s < r->sites + r->nr_sites; s++) {
+	for (i = 0; i < r->nr_sites; i++) {
+		s = r->sorted[i];
 		info.marker = marker_site_marker(s);
 		info.code = marker_site_code(s);
 		info.target = marker_site_target(s);
 		info.enabled = READ_ONCE(info.marker->state);
 		info.init_freed = marker_range_init_freed(r, info.code);
+		info.busy = test_bit(i, r->busy);
 		ret = fn(&info, data);
 		if (ret)
 			return ret;
@@ -1085,7 +1436,7 @@ EXPORT_SYMBOL_GPL(marker_iterate_sites);
  * marker_site_state - a site's state as listings print it
  * @info: the site, as marker_iterate_sites() reports it
  *
- * Return: "conflict", "init-freed", "enabled" or "disabled".
+ * Return: "conflict", "init-freed", "busy", "enabled" or "disabled".
  */
 const char *marker_site_state(const struct marker_site_info *info)
 {
@@ -1093,6 +1444,8 @@ const char *marker_site_state(const struct marker_site_info *info)
 		return "conflict";
 	if (info->init_freed)
 		return "init-freed";
+	if (info->busy)
+		return "busy";
 	return info->enabled ? "enabled" : "disabled";
 }
 EXPORT_SYMBOL_GPL(marker_site_state);
@@ -1159,12 +1512,14 @@ static int __init marker_init(void)
 
 	marker_core.markers = __start___markers;
 	marker_core.nr_markers = __stop___markers - __start___markers;
-	marker_core_sites_init();
+	ret = marker_core_sites_init();
+	if (ret)
+		return ret;
 
-	mutex_lock(&marker_mutex);
+	marker_lock();
 	list_add_rcu(&marker_core.list, &marker_ranges);
 	ret = marker_range_attach(&marker_core);
-	mutex_unlock(&marker_mutex);
+	marker_unlock();
 	if (ret)
 		return ret;
 	return marker_modules_init();

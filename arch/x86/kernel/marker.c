@@ -6,12 +6,11 @@
  * This file only chooses instructions, checks the bytes it expects to find
  * and hands the writes to text_poke_queue()/text_poke_finish(). Which sites
  * change, and when, is decided by kernel/trace/marker.c, which calls in here
- * with its marker mutex held, one batch per registry update.
+ * with its marker mutex and text_mutex held, one batch per registry update.
  */
 #include <linux/marker.h>
 #include <linux/memory.h>
-#include <linux/mutex.h>
-#include <linux/printk.h>
+#include <linux/lockdep.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
@@ -27,14 +26,15 @@ static const void *marker_site_insn(const struct marker_site *site, bool enabled
 }
 
 /**
- * arch_marker_site_check - check that a site holds what markers left there
+ * arch_marker_site_check - does a site hold the instruction for a state?
  * @site: the site
- * @enabled: the state the core last gave the site
+ * @enabled: the state to compare with
  *
- * Anything else (a kprobe's int3, another patcher's bytes) means the site is
- * not ours to patch now.
+ * Anything else (a kprobe's int3, another patcher's bytes) means the site
+ * is not ours to patch now; the core names it. Called with text_mutex
+ * held, so nothing changes the bytes between this check and the batch.
  *
- * Return: 0, or -EBUSY after one warning line naming the site.
+ * Return: 0 if the site holds exactly that instruction, else -EBUSY.
  */
 int arch_marker_site_check(const struct marker_site *site, bool enabled)
 {
@@ -42,40 +42,36 @@ int arch_marker_site_check(const struct marker_site *site, bool enabled)
 	const void *expect = marker_site_insn(site, enabled);
 	u8 found[MARKER_SITE_SIZE];
 
-	if (copy_from_kernel_nofault(found, code, MARKER_SITE_SIZE)) {
-		pr_warn("markers: cannot read site %pS\n", code);
+	lockdep_assert_held(&text_mutex);
+	if (copy_from_kernel_nofault(found, code, MARKER_SITE_SIZE) ||
+	    memcmp(found, expect, MARKER_SITE_SIZE))
 		return -EBUSY;
-	}
-	if (memcmp(found, expect, MARKER_SITE_SIZE)) {
-		pr_warn("markers: site %pS holds %5ph, expected %5ph; not patched\n",
-			code, found, expect);
-		return -EBUSY;
-	}
 	return 0;
 }
 
 /**
  * arch_marker_site_queue - queue the instruction for a site's new state
- * @site: a site that passed arch_marker_site_check() for the other state
+ * @site: a site that holds the other state's instruction
  * @enable: write JMP rel32 (true) or the NOP (false)
  *
  * Sites queued in ascending address order share one int3-guarded batch;
- * text_poke_queue() flushes early only when its vector is full.
+ * text_poke_queue() flushes early only when its vector is full. Called with
+ * text_mutex held.
  */
 void arch_marker_site_queue(const struct marker_site *site, bool enable)
 {
-	mutex_lock(&text_mutex);
+	lockdep_assert_held(&text_mutex);
 	text_poke_queue((void *)marker_site_code(site),
 			marker_site_insn(site, enable), MARKER_SITE_SIZE, NULL);
-	mutex_unlock(&text_mutex);
 }
 
 /**
  * arch_marker_site_apply - write every queued site
+ *
+ * Called with text_mutex held, and cpus_read_lock() for the sync rounds.
  */
 void arch_marker_site_apply(void)
 {
-	mutex_lock(&text_mutex);
+	lockdep_assert_held(&text_mutex);
 	text_poke_finish();
-	mutex_unlock(&text_mutex);
 }
