@@ -6,11 +6,16 @@
  * The markers below are sites of the core kernel; each test attaches its
  * own probes and leaves every marker as it found it.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/init.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
+#include <linux/module.h>
 #include <linux/string.h>
+
+#include "marker_internal.h"
 
 /* What the test probes saw. */
 struct marker_kunit_seen {
@@ -69,6 +74,18 @@ static noinline void marker_kunit_fire_typed(int a)
 {
 	mark___marker_kunit_typed(a, 2 * a, "typed");
 }
+
+/*
+ * A built-in site in __exit text: x86 keeps .exit.text of built-in code
+ * between __init_begin and __init_end and frees it with init memory. The
+ * selftests check that the site is listed init-freed after boot and that
+ * attaching a probe to its name does not touch the freed page.
+ */
+static void __exit marker_kunit_exit(void)
+{
+	trace_mark(marker_kunit_exit, MARK_NOARGS);
+}
+module_exit(marker_kunit_exit);
 
 /* A probe that fires its own marker again: the inner call is dropped. */
 static void marker_kunit_reenter(const struct marker *marker, void *priv,
@@ -387,6 +404,101 @@ static void marker_declared_typed(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+/* Stands in for marker_array_alloc(): no memory for probe arrays. */
+static struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
+{
+	return NULL;
+}
+
+/*
+ * Detaching cannot fail, even without memory for the smaller array: the
+ * probe is never called again, the others still are, and a later update
+ * with memory compacts the array.
+ */
+static void marker_unregister_without_memory(struct kunit *test)
+{
+	struct marker_kunit_seen one = { }, two = { }, three = { };
+	struct marker_probe_request req = {
+		.name = "marker_kunit_values", .probe = marker_kunit_count,
+		.probe_private = &two,
+	};
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &one));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values", NULL,
+					      marker_kunit_count, &two));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &three));
+	marker_kunit_fire(1, 2, "three");
+	KUNIT_EXPECT_EQ(test, one.calls + two.calls + three.calls, 3);
+
+	kunit_activate_static_stub(test, marker_array_alloc,
+				   marker_kunit_no_memory);
+	KUNIT_EXPECT_EQ_MSG(test, -ENOMEM,
+			    marker_probe_register("marker_kunit_effect", "n %d",
+						  marker_kunit_count, &one),
+			    "attaching needs memory");
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_unregister("marker_kunit_values",
+						    marker_kunit_count, &one),
+			    "detaching does not fail without memory");
+	marker_kunit_fire(1, 2, "two");
+	KUNIT_EXPECT_EQ_MSG(test, one.calls, 1,
+			    "a detached probe is not called again");
+	KUNIT_EXPECT_EQ(test, two.calls, 2);
+	KUNIT_EXPECT_EQ(test, three.calls, 2);
+
+	KUNIT_EXPECT_EQ_MSG(test, 0, marker_probe_unregister_batch(&req, 1),
+			    "nor does a batch");
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister("marker_kunit_values",
+						    marker_kunit_count, &one),
+			    "a stubbed probe is gone for good");
+	marker_kunit_fire(1, 2, "one");
+	KUNIT_EXPECT_EQ(test, two.calls, 2);
+	KUNIT_EXPECT_EQ(test, three.calls, 3);
+	kunit_deactivate_static_stub(test, marker_array_alloc);
+
+	/* With memory again, the stubbed slots go and the format holds. */
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register("marker_kunit_values", "a %d",
+						  marker_kunit_count, &one),
+			    "the format is still checked");
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &one));
+	marker_kunit_fire(1, 2, "again");
+	KUNIT_EXPECT_EQ(test, one.calls, 2);
+	KUNIT_EXPECT_EQ(test, two.calls, 2);
+	KUNIT_EXPECT_EQ(test, three.calls, 4);
+
+	kunit_activate_static_stub(test, marker_array_alloc,
+				   marker_kunit_no_memory);
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_unregister_private_data(marker_kunit_count,
+								 &three),
+			    "unregister_private_data does not fail either");
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_unregister("marker_kunit_values",
+						    marker_kunit_count, &one),
+			    "the last probe needs no array at all");
+	kunit_deactivate_static_stub(test, marker_array_alloc);
+	marker_synchronize_unregister();
+	marker_kunit_fire(1, 2, "none");
+	KUNIT_EXPECT_EQ(test, one.calls, 2);
+	KUNIT_EXPECT_EQ(test, three.calls, 4);
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register("marker_kunit_values", "a %d",
+						  marker_kunit_count, &one),
+			    "with no probe left, the sites' format still rules");
+}
+
 static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_errors),
 	KUNIT_CASE(marker_fires_with_values),
@@ -396,6 +508,7 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_batch_all_or_nothing),
 	KUNIT_CASE(marker_recursion_dropped),
 	KUNIT_CASE(marker_declared_typed),
+	KUNIT_CASE(marker_unregister_without_memory),
 	{}
 };
 
@@ -414,6 +527,7 @@ struct marker_kunit_site {
 	unsigned long code;
 	unsigned long target;
 	bool enabled;
+	bool busy;
 	unsigned int found;
 };
 
@@ -427,7 +541,29 @@ static int marker_kunit_find_site(const struct marker_site_info *info,
 	site->code = info->code;
 	site->target = info->target;
 	site->enabled = info->enabled;
+	site->busy = info->busy;
 	site->found++;
+	return 0;
+}
+
+/* The two sites of marker_kunit_two, in address order. */
+struct marker_kunit_two_sites {
+	struct marker_kunit_site site[2];
+	unsigned int found;
+};
+
+static int marker_kunit_find_two(const struct marker_site_info *info,
+				 void *data)
+{
+	struct marker_kunit_two_sites *two = data;
+
+	if (strcmp(info->marker->name, "marker_kunit_two"))
+		return 0;
+	if (two->found < 2) {
+		two->site[two->found].name = info->marker->name;
+		marker_kunit_find_site(info, &two->site[two->found]);
+	}
+	two->found++;
 	return 0;
 }
 
@@ -538,11 +674,12 @@ static void marker_site_busy(struct kunit *test)
 			    marker_probe_register("marker_kunit_values",
 						  MARKER_KUNIT_FMT,
 						  marker_kunit_probe, &seen),
-			    "a site changed by someone else is -EBUSY");
+			    "a marker whose only site is changed by someone else is -EBUSY");
 	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
 			       5, "the foreign bytes are left alone");
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_FALSE_MSG(test, site.enabled, "the marker stays off");
+	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
 	marker_kunit_fire(1, 2, "busy");
 	KUNIT_EXPECT_EQ(test, seen.calls, 0);
 
@@ -552,12 +689,168 @@ static void marker_site_busy(struct kunit *test)
 						  MARKER_KUNIT_FMT,
 						  marker_kunit_probe, &seen),
 			    "the restored site can be enabled");
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE_MSG(test, site.busy, "and is no longer busy");
 	marker_kunit_fire(1, 2, "back");
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("marker_kunit_values",
 						marker_kunit_probe, &seen));
 	marker_synchronize_unregister();
+}
+
+static noinline void marker_kunit_fire_two_a(int i)
+{
+	trace_mark(marker_kunit_two, "i %d", i);
+}
+
+static noinline void marker_kunit_fire_two_b(int i)
+{
+	trace_mark(marker_kunit_two, "i %d", i);
+}
+
+/*
+ * One busy site does not hold back the other sites of its name: they are
+ * enabled, the busy one is listed and left alone, and the next update of
+ * the name brings it back once it holds markers' code again.
+ */
+static void marker_site_busy_one_of_two(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_two_sites two = { };
+
+	marker_iterate_sites(marker_kunit_find_two, &two);
+	KUNIT_ASSERT_EQ(test, two.found, 2);
+	marker_kunit_poke(two.site[0].code, marker_kunit_foreign);
+
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_two", "i %d",
+						  marker_kunit_count, &seen),
+			    "one busy site of two does not fail the registration");
+	two.found = 0;
+	marker_iterate_sites(marker_kunit_find_two, &two);
+	KUNIT_EXPECT_TRUE_MSG(test, two.site[0].busy, "the busy site is listed");
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)two.site[0].code,
+			       marker_kunit_foreign, 5,
+			       "its foreign bytes are left alone");
+	KUNIT_EXPECT_FALSE(test, two.site[1].busy);
+	marker_kunit_expect_jmp(test, two.site[1].code, two.site[1].target);
+	marker_kunit_fire_two_a(1);
+	marker_kunit_fire_two_b(2);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "the other site fires, the busy one does not");
+
+	marker_kunit_poke(two.site[0].code, x86_nops[5]);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_two",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+	two.found = 0;
+	marker_iterate_sites(marker_kunit_find_two, &two);
+	KUNIT_EXPECT_FALSE_MSG(test, two.site[0].busy,
+			       "the next update finds markers' code: not busy");
+	marker_kunit_expect_nop(test, two.site[0].code);
+	marker_kunit_expect_nop(test, two.site[1].code);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_two", "i %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_expect_jmp(test, two.site[0].code, two.site[0].target);
+	marker_kunit_expect_jmp(test, two.site[1].code, two.site[1].target);
+	marker_kunit_fire_two_a(3);
+	marker_kunit_fire_two_b(4);
+	KUNIT_EXPECT_EQ(test, seen.calls, 3);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_two",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+#ifdef CONFIG_OPTPROBES
+/* Simple, boostable instructions before a site. */
+static noinline void marker_kunit_fire_near(int *counter)
+{
+	WRITE_ONCE(*counter, READ_ONCE(*counter) + 1);
+	barrier();
+	trace_mark(marker_kunit_near, "n %d", READ_ONCE(*counter));
+}
+
+/* The same without a site: what the optimizer does optimize. */
+static noinline int marker_kunit_plain(int *p)
+{
+	return READ_ONCE(p[0]) + READ_ONCE(p[1]) + READ_ONCE(p[2]);
+}
+
+static int marker_kunit_kprobe_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* Whether the kprobe at @addr ended up optimized (a JMP, not an int3). */
+static bool marker_kunit_optimized(void *addr)
+{
+	struct kprobe *p;
+	bool optimized;
+
+	wait_for_kprobe_optimizer();
+	preempt_disable();
+	p = get_kprobe(addr);
+	optimized = p && kprobe_optimized(p);
+	preempt_enable();
+	return optimized;
+}
+#endif
+
+/*
+ * A kprobe on an instruction just before a site is not optimized into a
+ * JMP over the site, and the marker works while the kprobe is there.
+ */
+static void marker_site_optprobe_refused(struct kunit *test)
+{
+#ifdef CONFIG_OPTPROBES
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+	struct kprobe kp = { .pre_handler = marker_kunit_kprobe_handler };
+	int counter = 0, k, ret = -EINVAL;
+
+	kp.addr = (kprobe_opcode_t *)marker_kunit_plain;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	KUNIT_EXPECT_TRUE_MSG(test, marker_kunit_optimized(kp.addr),
+			      "control: a kprobe away from sites is optimized here");
+	unregister_kprobe(&kp);
+
+	marker_kunit_get_site(test, &site, "marker_kunit_near");
+	for (k = 1; k < MARKER_SITE_SIZE && ret; k++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.pre_handler = marker_kunit_kprobe_handler;
+		kp.addr = (kprobe_opcode_t *)(site.code - k);
+		ret = register_kprobe(&kp);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "an instruction starts within 4 bytes before the site");
+	KUNIT_EXPECT_FALSE_MSG(test, marker_kunit_optimized(kp.addr),
+			       "a kprobe %d bytes before a site is not optimized",
+			       k - 1);
+	marker_kunit_expect_nop(test, site.code);
+
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_near", "n %d",
+						  marker_kunit_count, &seen),
+			    "the marker enables beside the kprobe");
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_kunit_fire_near(&counter);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_near",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_expect_nop(test, site.code);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, counter, 1);
+#else
+	kunit_skip(test, "needs CONFIG_OPTPROBES");
+#endif
 }
 
 /* 64 sites of 64 markers, for one batch. */
@@ -692,6 +985,8 @@ static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_bytes),
 	KUNIT_CASE(marker_site_kprobe_refused),
 	KUNIT_CASE(marker_site_busy),
+	KUNIT_CASE(marker_site_busy_one_of_two),
+	KUNIT_CASE(marker_site_optprobe_refused),
 	KUNIT_CASE(marker_site_batch),
 	{}
 };
