@@ -51,6 +51,8 @@
 #define TEST_REGISTER		DEBUGFS "/test_markers_probe/register"
 #define TEST_UNREGISTER		DEBUGFS "/test_markers_probe/unregister"
 #define TEST_HITS		DEBUGFS "/test_markers_probe/hits"
+#define KPROBE_TARGET		DEBUGFS "/test_markers_kprobe/target"
+#define KPROBE_RESULT		DEBUGFS "/test_markers_kprobe/result"
 #define TRACEFS			"/sys/kernel/tracing"
 #define KPROBE_EVENTS		TRACEFS "/kprobe_events"
 #define EXAMPLE_INITSTATE	"/sys/module/marker_example/initstate"
@@ -73,6 +75,7 @@ enum test_module {
 	PROBE_EXAMPLE,
 	TEST_CONFLICT,
 	TEST_PROBE,
+	TEST_KPROBE,
 	NR_TEST_MODULES,
 };
 
@@ -85,6 +88,7 @@ static const struct {
 	[PROBE_EXAMPLE] = { "probe-example.ko", "probe_example" },
 	[TEST_CONFLICT] = { "test_markers_conflict.ko", "test_markers_conflict" },
 	[TEST_PROBE] = { "test_markers_probe.ko", "test_markers_probe" },
+	[TEST_KPROBE] = { "test_markers_kprobe.ko", "test_markers_kprobe" },
 };
 
 /* The markers marker-example fires from debugfs; example_init is extra. */
@@ -228,6 +232,7 @@ static int unload_module(enum test_module m)
 /* Users before the modules they use. */
 static void unload_all(void)
 {
+	unload_module(TEST_KPROBE);
 	unload_module(TEST_PROBE);
 	unload_module(TEST_CONFLICT);
 	unload_module(PROBE_EXAMPLE);
@@ -999,6 +1004,136 @@ TEST_F_TIMEOUT(markers, marker_module_reload_with_probes, TEST_TIMEOUT)
 
 	unload(_metadata, PROBE_EXAMPLE);
 	check_example_sites(_metadata, false);
+}
+
+/*
+ * A site in built-in __exit text is freed with init memory on x86: it is
+ * listed init-freed and attaching to its marker leaves the freed page
+ * alone (marker_kunit_exit is in kernel/trace/marker_kunit.c).
+ */
+TEST_F_TIMEOUT(markers, builtin_exit_site_is_init_freed, TEST_TIMEOUT)
+{
+	struct site site;
+	int n;
+
+	n = read_sites("vmlinux", "marker_kunit_exit", &site, 1);
+	if (n == 0)
+		SKIP(return, "no marker_kunit_exit: kernel without CONFIG_MARKERS_KUNIT_TEST");
+	ASSERT_EQ(1, n);
+	EXPECT_STREQ("init-freed", site.state)
+		TH_LOG("the site in built-in __exit text should be init-freed");
+
+	load(_metadata, TEST_PROBE);
+	EXPECT_EQ(0, test_register("marker_kunit_exit"))
+		TH_LOG("attaching to a marker whose only site is freed should succeed");
+	read_one_site(_metadata, "vmlinux", "marker_kunit_exit", &site);
+	EXPECT_STREQ("init-freed", site.state)
+		TH_LOG("the site should stay init-freed with a probe attached");
+	EXPECT_EQ(0, test_unregister("marker_kunit_exit"));
+}
+
+/*
+ * A kprobe on a module's marker site is refused from the moment the
+ * module's text can be probed, before the marker core attaches the sites.
+ */
+TEST_F_TIMEOUT(markers, kprobe_refused_before_sites_attached, TEST_TIMEOUT)
+{
+	unsigned int sites = 0, accepted = 0;
+	char *result;
+	int n;
+
+	if (!have_site_bytes())
+		SKIP(return, "no patchable sites on this architecture");
+	load(_metadata, TEST_KPROBE);
+	ASSERT_EQ(0, write_file(KPROBE_TARGET, "marker_example\n"));
+	load(_metadata, MARKER_EXAMPLE);
+	result = read_file(KPROBE_RESULT);
+	ASSERT_NE(NULL, result);
+	n = sscanf(result, "sites %u accepted %u", &sites, &accepted);
+	free(result);
+	ASSERT_EQ(2, n)
+		TH_LOG("result should read \"sites N accepted M\"");
+	EXPECT_GT(sites, 5U)
+		TH_LOG("every site of marker_example should have been tried");
+	EXPECT_EQ(0U, accepted)
+		TH_LOG("no kprobe on a site of a module coming up should be accepted");
+	check_example_sites(_metadata, false);
+}
+
+/*
+ * Module A sets example_int's format, module B's site with another one is
+ * a conflict; when A goes, B's site takes over the name, and A, loaded
+ * again, is the conflict.
+ */
+TEST_F_TIMEOUT(markers, conflict_heals_when_format_owner_unloads, TEST_TIMEOUT)
+{
+	struct site site;
+
+	load(_metadata, MARKER_EXAMPLE);
+	load(_metadata, TEST_CONFLICT);
+	read_one_site(_metadata, "test_markers_conflict", "example_int", &site);
+	ASSERT_STREQ("conflict", site.state);
+
+	unload(_metadata, MARKER_EXAMPLE);
+	read_one_site(_metadata, "test_markers_conflict", "example_int", &site);
+	check_site(_metadata, &site, false);
+
+	load(_metadata, TEST_PROBE);
+	EXPECT_EQ(-EPERM, test_register("example_int count %d value %llu"))
+		TH_LOG("the unloaded module's format should be gone with it");
+	ASSERT_EQ(0, test_register("example_int count %u value %llx"))
+		TH_LOG("the remaining site's format should be the marker's now");
+	read_one_site(_metadata, "test_markers_conflict", "example_int", &site);
+	check_site(_metadata, &site, true);
+
+	load(_metadata, MARKER_EXAMPLE);
+	read_one_site(_metadata, "marker_example", "example_int", &site);
+	EXPECT_STREQ("conflict", site.state)
+		TH_LOG("marker_example's example_int should be the conflict now");
+	fire(_metadata, 2);
+	EXPECT_EQ(0, read_number(TEST_HITS))
+		TH_LOG("the conflicting site should not reach the probe");
+
+	ASSERT_EQ(0, test_unregister("example_int"));
+	unload(_metadata, TEST_CONFLICT);
+	read_one_site(_metadata, "marker_example", "example_int", &site);
+	check_site(_metadata, &site, false);
+	ASSERT_EQ(0, test_register("example_int count %d value %llu"));
+	fire(_metadata, 3);
+	EXPECT_EQ(3, read_number(TEST_HITS))
+		TH_LOG("marker_example's site, healed, should reach the probe");
+	EXPECT_EQ(0, test_unregister("example_int"));
+}
+
+/*
+ * A format-checked probe registered before any site sets the name's
+ * format; a module loaded then with another format has its site left out,
+ * until that probe goes.
+ */
+TEST_F_TIMEOUT(markers, conflict_heals_when_checked_probe_goes, TEST_TIMEOUT)
+{
+	struct site site;
+
+	load(_metadata, TEST_PROBE);
+	ASSERT_EQ(0, test_register("example_int wrong %d"))
+		TH_LOG("a probe may come before its marker, with any format");
+	load(_metadata, MARKER_EXAMPLE);
+	read_one_site(_metadata, "marker_example", "example_int", &site);
+	ASSERT_STREQ("conflict", site.state)
+		TH_LOG("the site should disagree with the probe's format");
+
+	ASSERT_EQ(0, test_unregister("example_int"));
+	read_one_site(_metadata, "marker_example", "example_int", &site);
+	check_site(_metadata, &site, false);
+
+	ASSERT_EQ(0, test_register("example_int count %d value %llu"))
+		TH_LOG("the site's format should be the marker's now");
+	read_one_site(_metadata, "marker_example", "example_int", &site);
+	check_site(_metadata, &site, true);
+	fire(_metadata, 4);
+	EXPECT_EQ(4, read_number(TEST_HITS))
+		TH_LOG("the healed site should reach the probe without a reload");
+	EXPECT_EQ(0, test_unregister("example_int"));
 }
 
 TEST_HARNESS_MAIN
