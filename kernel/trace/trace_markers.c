@@ -30,6 +30,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -90,8 +91,13 @@ struct marker_event_values {
 
 static LIST_HEAD(marker_events);
 
-/* Records the probes could not reserve; shown in marker_stats. */
+/*
+ * Shown in marker_stats: records the ring buffer or perf could not take
+ * (lost), and records not written because tracing was off for them
+ * (filtered).
+ */
 static DEFINE_PER_CPU(unsigned long, marker_trace_lost);
+static DEFINE_PER_CPU(unsigned long, marker_trace_filtered);
 static DEFINE_PER_CPU(unsigned long, marker_perf_lost);
 
 /* ---- Recording: probe context ---- */
@@ -138,6 +144,28 @@ static unsigned int marker_event_fetch(const struct marker_event *event,
 		else
 			continue;
 		size += v->len[i];
+	}
+	return size;
+}
+
+/*
+ * Cut the strings of a record of @size bytes, last field first, so that
+ * the record is at most @max bytes, the largest event the ring buffer
+ * takes (one sub-buffer). Return: the new size. Context: any (probe
+ * context).
+ */
+static unsigned int marker_event_fit(const struct marker_event *event,
+				     struct marker_event_values *v,
+				     unsigned int size, unsigned int max)
+{
+	unsigned int i = event->nr_fields, cut;
+
+	while (size > max && i--) {
+		if (event->fields[i].field.type != MARKER_FIELD_STRING)
+			continue;
+		cut = min_t(unsigned int, size - max, v->len[i] - 1);
+		v->len[i] -= cut;
+		size -= cut;
 	}
 	return size;
 }
@@ -210,6 +238,28 @@ static void marker_event_store(const struct marker_event *event, void *entry,
 }
 
 /*
+ * Count a record trace_event_buffer_reserve() refused. It refuses records
+ * of tasks set_event_pid leaves out; the ring buffer refuses writes while
+ * it is not recording (tracing_on is 0, or a reset, resize or snapshot
+ * holds it) and on a CPU left out of tracing_cpumask. Those records were
+ * filtered. Any other was lost: a full buffer without overwrite (which
+ * the ring buffer counts as "dropped events" too) or ring-buffer
+ * recursion. Context: any (probe context); no locks.
+ */
+static void marker_event_refused(struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+
+	if (((file->flags & EVENT_FILE_FL_PID_FILTER) &&
+	     trace_event_ignore_this_pid(file)) ||
+	    !ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask))
+		this_cpu_inc(marker_trace_filtered);
+	else
+		this_cpu_inc(marker_trace_lost);
+}
+
+/*
  * marker_event_probe - the probe of one enabled event file
  * @marker: the site that fired
  * @probe_private: the struct trace_event_file the probe was registered for
@@ -219,8 +269,9 @@ static void marker_event_store(const struct marker_event *event, void *entry,
  * runqueue lock held, preemption disabled. Allocates nothing and takes no
  * lock beyond what trace_event_buffer_reserve() and
  * trace_event_buffer_commit() take (none: the ring buffer is lockless for
- * writers). A record the ring buffer refuses is counted in
- * marker_trace_lost; the ring buffer counts its own overruns and drops.
+ * writers). Records not written are counted as filtered or lost
+ * (marker_event_refused()); strings are cut so that no record is too
+ * large for the ring buffer.
  */
 static void notrace marker_event_probe(const struct marker *marker,
 				       void *probe_private, va_list *args)
@@ -232,13 +283,19 @@ static void notrace marker_event_probe(const struct marker *marker,
 	unsigned int size;
 	void *entry;
 
-	if (trace_trigger_soft_disabled(file))
+	/* Soft disabled (not counted), or a task set_event_pid leaves out */
+	if (trace_trigger_soft_disabled(file)) {
+		if (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED))
+			this_cpu_inc(marker_trace_filtered);
 		return;
+	}
 
 	size = marker_event_fetch(event, args, &v);
+	size = marker_event_fit(event, &v, size,
+				ring_buffer_max_event_size(file->tr->array_buffer.buffer));
 	entry = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!entry) {
-		this_cpu_inc(marker_trace_lost);
+		marker_event_refused(file);
 		return;
 	}
 	marker_event_store(event, entry, &v);
@@ -1015,7 +1072,7 @@ static const struct file_operations marker_sites_fops = {
 	.release = single_release,
 };
 
-static unsigned long marker_lost_sum(unsigned long __percpu *counter)
+static unsigned long marker_stat_sum(unsigned long __percpu *counter)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -1027,8 +1084,10 @@ static unsigned long marker_lost_sum(unsigned long __percpu *counter)
 
 static int marker_stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "trace_lost %lu\n", marker_lost_sum(&marker_trace_lost));
-	seq_printf(m, "perf_lost %lu\n", marker_lost_sum(&marker_perf_lost));
+	seq_printf(m, "trace_lost %lu\n", marker_stat_sum(&marker_trace_lost));
+	seq_printf(m, "trace_filtered %lu\n",
+		   marker_stat_sum(&marker_trace_filtered));
+	seq_printf(m, "perf_lost %lu\n", marker_stat_sum(&marker_perf_lost));
 	return 0;
 }
 

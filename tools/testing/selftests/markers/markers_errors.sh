@@ -100,17 +100,7 @@ test_trigger_bad() {
 
 # lost: marker_stats' count of records the ring buffer refused.
 lost() {
-	sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats"
-}
-
-# Sum of one per_cpu/cpuN/stats line over the CPUs.
-stat_sum() {
-	local f v sum=0
-	for f in "$TRACEFS"/per_cpu/cpu*/stats; do
-		v=$(sed -n "s/^$1: //p" "$f")
-		sum=$((sum + ${v:-0}))
-	done
-	echo $sum
+	marker_stat trace_lost
 }
 
 test_overrun_counted() {
@@ -122,10 +112,10 @@ test_overrun_counted() {
 	echo 1 >"$EVENTS/example_int/enable"
 	echo "$n" >"$FIRE"
 	echo 0 >"$EVENTS/example_int/enable"
-	entries=$(stat_sum entries)
-	overrun=$(stat_sum overrun)
-	commit=$(stat_sum 'commit overrun')
-	dropped=$(stat_sum 'dropped events')
+	entries=$(rb_stat_sum entries)
+	overrun=$(rb_stat_sum overrun)
+	commit=$(rb_stat_sum 'commit overrun')
+	dropped=$(rb_stat_sum 'dropped events')
 	echo "# entries $entries overrun $overrun commit overrun $commit dropped $dropped"
 	[ "$overrun" -gt 0 ] || fail "no overrun counted for $n events in a 4 KiB buffer"
 	[ $((entries + overrun + commit + dropped)) = "$n" ] ||
@@ -143,8 +133,8 @@ test_dropped_counted() {
 	echo 1 >"$EVENTS/example_int/enable"
 	echo "$n" >"$FIRE"
 	echo 0 >"$EVENTS/example_int/enable"
-	entries=$(stat_sum entries)
-	dropped=$(stat_sum 'dropped events')
+	entries=$(rb_stat_sum entries)
+	dropped=$(rb_stat_sum 'dropped events')
 	echo 1 >"$TRACEFS/options/overwrite"
 	echo "# entries $entries dropped $dropped trace_lost $lost0 -> $(lost)"
 	[ "$dropped" -gt 0 ] || fail "no dropped events counted without overwrite"

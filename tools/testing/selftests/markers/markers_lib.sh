@@ -11,6 +11,7 @@ DEBUGFS=/sys/kernel/debug
 MODULE_DIR=${MARKERS_MODULE_DIR:-${MARKERS_MODULES:-/markers/modules}}
 FIRE=$DEBUGFS/marker-example/fire
 TEST_FIRE=$DEBUGFS/test_markers_trace/fire
+HOLD=$DEBUGFS/test_markers_hold/control
 EVENTS=$TRACEFS/events/markers
 
 tap_count=0
@@ -76,12 +77,18 @@ unload() {
 }
 
 unload_all() {
+	unload test_markers_hold
 	unload probe_example
 	unload test_markers_trace
+	unload test_markers_conflict
+	unload test_markers_wide
+	unload test_markers_name63
+	unload test_markers_name70
 	unload marker_example
 }
 
-# Every marker event off, filters and triggers gone, buffer empty.
+# Every marker event off, filters and triggers gone, no pid filter, buffer
+# empty.
 reset_tracing() {
 	local e
 	echo 0 >"$TRACEFS/tracing_on"
@@ -95,6 +102,7 @@ reset_tracing() {
 		done
 	done
 	: >"$TRACEFS/set_event"
+	: >"$TRACEFS/set_event_pid"
 	: >"$TRACEFS/trace"
 	echo 1 >"$TRACEFS/tracing_on"
 }
@@ -114,4 +122,31 @@ expect_line() {
 # expect_marker NAME FORMAT REST: the line of NAME in the markers listing.
 expect_marker() {
 	expect_line "$1 \"$2\" $3" "$TRACEFS/markers"
+}
+
+# wait_for SECONDS CMD...: CMD succeeds within SECONDS (rescans of the
+# marker events run from a work item).
+wait_for() {
+	local tries=$(($1 * 5))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
+# marker_stat NAME: one counter of marker_stats.
+marker_stat() {
+	sed -n "s/^$1 //p" "$TRACEFS/marker_stats"
+}
+
+# rb_stat_sum LINE: one line of per_cpu/cpuN/stats summed over the CPUs.
+rb_stat_sum() {
+	local f v sum=0
+	for f in "$TRACEFS"/per_cpu/cpu*/stats; do
+		v=$(sed -n "s/^$1: //p" "$f")
+		sum=$((sum + ${v:-0}))
+	done
+	echo $sum
 }

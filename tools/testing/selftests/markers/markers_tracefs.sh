@@ -303,32 +303,140 @@ test_instance() {
 		fail "the site stayed enabled after the instance went"
 }
 
-# Tests that enable every marker (markers:*, the system's enable file) also
-# enable the scheduler markers, which fire inside the ring buffer's own
-# reader wakeups; the ring buffer refuses those nested writes and trace_lost
-# counts them, as it should. So measure with one example event alone: 200
-# firings, 200 events, nothing counted lost.
+# A real workload: processes forking, exiting, sleeping and waking each
+# other (the scheduler and futex markers), and four of them firing the
+# example markers $1 times each at once.
+workload() {
+	local i
+	for i in 1 2 3 4; do
+		(echo "$1" >"$FIRE"; sleep 0.1) &
+	done
+	wait
+}
+
+# Every marker event enabled, the scheduler's and futex's included, under
+# a real workload, switched the way users switch them: the buffer cleared
+# while they are on, tracing_on turned off and on, off again before the
+# events are disabled (as reset_tracing does). Records written while
+# tracing is off count as filtered; nothing may count as lost, and the
+# ring buffer may have overwritten or dropped nothing.
 test_stats_nothing_lost() {
-	local lost n
-	grep -q '^trace_lost [0-9]*$' "$TRACEFS/marker_stats" &&
-	grep -q '^perf_lost [0-9]*$' "$TRACEFS/marker_stats" ||
-		fail "marker_stats lacks trace_lost or perf_lost"
-	lost=$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")
-	echo 1 >"$EVENTS/example_int/enable" || fail "enable example_int"
-	echo 200 >"$FIRE"
-	echo 0 >"$EVENTS/example_int/enable"
+	local lost filtered overrun commit dropped n
+	for n in trace_lost trace_filtered perf_lost; do
+		grep -q "^$n [0-9]*\$" "$TRACEFS/marker_stats" || fail "marker_stats lacks $n"
+	done
+	[ "$test_failed" = 0 ] || return 1
+	lost=$(marker_stat trace_lost)
+	filtered=$(marker_stat trace_filtered)
+	echo 1 >"$EVENTS/enable" || fail "events/markers/enable refused 1"
+	[ "$(cat "$EVENTS/sched_switch/enable")" = 1 ] || fail "sched_switch is not enabled"
+	workload 50
+	: >"$TRACEFS/trace"
+	echo 0 >"$TRACEFS/tracing_on"
+	workload 25
+	echo 1 >"$TRACEFS/tracing_on"
+	workload 50
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 0 >"$EVENTS/enable"
+	echo 1 >"$TRACEFS/tracing_on"
+	overrun=$(rb_stat_sum overrun)
+	commit=$(rb_stat_sum 'commit overrun')
+	dropped=$(rb_stat_sum 'dropped events')
+	echo "# trace_lost $lost -> $(marker_stat trace_lost)," \
+		"trace_filtered $filtered -> $(marker_stat trace_filtered)," \
+		"overrun $overrun, commit overrun $commit, dropped $dropped"
+	[ "$(marker_stat trace_lost)" = "$lost" ] ||
+		fail "$(($(marker_stat trace_lost) - lost)) records counted lost"
+	[ $((overrun + commit + dropped)) = 0 ] ||
+		fail "the ring buffer lost records: overrun $overrun," \
+			"commit overrun $commit, dropped $dropped"
+	# 4 * 25 iterations of 5 example markers fired while tracing was off
+	[ $(($(marker_stat trace_filtered) - filtered)) -ge 500 ] ||
+		fail "trace_filtered grew by $(($(marker_stat trace_filtered) - filtered))," \
+			"expected at least 500"
 	n=$(events_of example_int | wc -l)
-	[ "$n" = 200 ] || fail "200 firings gave $n example_int events"
-	[ "$(sed -n 's/^trace_lost //p' "$TRACEFS/marker_stats")" = "$lost" ] ||
-		fail "records lost while only example_int was enabled"
+	[ "$n" = 200 ] || fail "4 * 50 firings while tracing gave $n example_int events"
+	[ "$(events_of sched_switch | wc -l)" -gt 0 ] || fail "no sched_switch events"
+	[ "$(events_of sched_process_fork | wc -l)" -ge 4 ] ||
+		fail "fewer than 4 sched_process_fork events"
+}
+
+# Records left out on purpose count as filtered, exactly, never as lost:
+# tracing_on 0, set_event_pid naming another task, with and without a
+# trigger with a condition (which makes the probe reserve the record
+# before the pid test).
+test_stats_filtered() {
+	local lost filtered pid
+	echo 1 >"$EVENTS/example_int/enable"
+	lost=$(marker_stat trace_lost)
+	filtered=$(marker_stat trace_filtered)
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 30 >"$FIRE"
+	echo 1 >"$TRACEFS/tracing_on"
+	[ $(($(marker_stat trace_filtered) - filtered)) = 30 ] ||
+		fail "tracing_on 0: trace_filtered grew by" \
+			"$(($(marker_stat trace_filtered) - filtered)), expected 30"
+	sleep 100 &
+	pid=$!
+	echo "$pid" >"$TRACEFS/set_event_pid" || fail "set_event_pid refused $pid"
+	filtered=$(marker_stat trace_filtered)
+	echo 20 >"$FIRE"
+	[ $(($(marker_stat trace_filtered) - filtered)) = 20 ] ||
+		fail "set_event_pid: trace_filtered grew by" \
+			"$(($(marker_stat trace_filtered) - filtered)), expected 20"
+	echo 'traceoff if count == 100000' >"$EVENTS/example_int/trigger"
+	filtered=$(marker_stat trace_filtered)
+	echo 10 >"$FIRE"
+	[ $(($(marker_stat trace_filtered) - filtered)) = 10 ] ||
+		fail "set_event_pid with a trigger: trace_filtered grew by" \
+			"$(($(marker_stat trace_filtered) - filtered)), expected 10"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	: >"$TRACEFS/set_event_pid"
+	[ -z "$(events_of example_int)" ] || fail "filtered records were written"
+	[ "$(marker_stat trace_lost)" = "$lost" ] ||
+		fail "$(($(marker_stat trace_lost) - lost)) filtered records counted lost"
+}
+
+# A record larger than a ring-buffer event (16 strings of 255 characters)
+# is written with its strings cut, the last first, not lost: arg0 to arg14
+# keep 255 characters, arg15 what fits.
+test_record_too_large() {
+	local lost line i len
+	load test_markers_wide || return 1
+	lost=$(marker_stat trace_lost)
+	echo 1 >"$EVENTS/test_trace_wide/enable"
+	echo 1 >"$DEBUGFS/test_markers_wide/fire"
+	line=$(events_of test_trace_wide)
+	[ -n "$line" ] || fail "no test_trace_wide event"
+	[ "$(marker_stat trace_lost)" = "$lost" ] || fail "the large record counted lost"
+	[ "$test_failed" = 0 ] || return 1
+	set -- ${line#test_trace_wide:}
+	[ $# = 16 ] || fail "$# fields in $line"
+	for i in $(seq 0 15); do
+		case "$1" in
+		"arg$i="*) ;;
+		*) fail "field $i is $1"; return 1 ;;
+		esac
+		len=$((${#1} - ${#i} - 4))
+		[ -z "$(echo "${1#*=}" | tr -d w)" ] || fail "arg$i: unexpected characters"
+		if [ "$i" -lt 15 ]; then
+			[ "$len" = 255 ] || fail "arg$i kept $len characters, expected 255"
+		else
+			[ "$len" -gt 0 ] && [ "$len" -lt 255 ] ||
+				fail "arg15 kept $len characters, expected fewer than 255"
+		fi
+		shift
+	done
 }
 
 require
 unload_all
+
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 22
+tap_plan 24
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -351,7 +459,10 @@ run_test "an event coexists with a module probe" test_coexist_with_module_probe
 run_test "module going while its events are enabled" test_module_going_while_enabled
 run_test "a name with sites in two modules keeps its event" test_shared_name_across_modules
 run_test "an event in an instance and at the top level" test_instance
-run_test "marker_stats: nothing lost in these tests" test_stats_nothing_lost
+run_test "marker_stats: every marker under a workload, nothing lost" test_stats_nothing_lost
+run_test "marker_stats: filtered records counted as filtered" test_stats_filtered
+run_test "a record too large for the ring buffer has its strings cut" test_record_too_large
+unload test_markers_wide
 unload marker_example
 run_test "no marker_example events without the module" test_no_events_without_module
 load marker-example
