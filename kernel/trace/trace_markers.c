@@ -14,9 +14,13 @@
  * probe a module registers.
  *
  * Events follow the sites: a module notifier that runs after the marker
- * core's rescans the names when a module with markers comes or goes, adds
- * events for new names and removes those of names left without sites,
- * disabling them first.
+ * core's rescans the names when a module with markers comes or goes (and a
+ * work item does when the core says a format conflict healed), adds events
+ * for new names and removes those of names left without sites or whose
+ * format changed, disabling them first. The events are dynamic events
+ * (TRACE_EVENT_FL_DYNAMIC): perf, triggers and trace_get_event_file() users
+ * hold a reference, and an event that is held is not removed but left as an
+ * orphan until the last reference goes.
  *
  * Locking: event_mutex protects marker_events and every event's state; the
  * marker core's mutex nests inside it (marker_iterate_sites(), probe
@@ -50,6 +54,9 @@
 /* Room for the module names a listing line shows for one marker. */
 #define MARKER_MODULES_LEN	128
 
+/* How often a held orphan is looked at again, until it can be removed. */
+#define MARKER_ORPHAN_RETRY	HZ
+
 /* One field of an event: the parsed conversion and where it is stored. */
 struct marker_event_field {
 	struct marker_field field;
@@ -67,7 +74,7 @@ struct marker_event {
 	struct trace_event_class class;
 	char *name;
 	char *format;
-	bool orphan;			/* no sites left, removal refused */
+	bool orphan;			/* no sites or stale format; held */
 	unsigned int fixed_size;	/* entry size before the strings */
 	unsigned int nr_fields;
 	struct marker_event_field fields[] __counted_by(nr_fields);
@@ -555,10 +562,8 @@ static char *marker_event_print_fmt(const struct marker_event *event)
 
 static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data);
-#ifdef CONFIG_PERF_EVENTS
 static void marker_events_work_fn(struct work_struct *work);
-static DECLARE_WORK(marker_events_work, marker_events_work_fn);
-#endif
+static DECLARE_DELAYED_WORK(marker_events_work, marker_events_work_fn);
 
 static void marker_event_free(struct marker_event *event)
 {
@@ -621,6 +626,8 @@ static struct marker_event *marker_event_alloc(const char *name,
 	event->class.fields_array = marker_event_fields_array;
 	INIT_LIST_HEAD(&event->class.fields);
 	event->call.class = &event->class;
+	/* Reference-counted as dynamic events: see marker_event_remove() */
+	event->call.flags = TRACE_EVENT_FL_DYNAMIC;
 	event->call.name = event->name;
 	event->call.event.funcs = &marker_event_funcs;
 	event->call.data = event;
@@ -662,9 +669,12 @@ static int marker_event_add(const char *name, const char *format)
 /*
  * Remove @event: disable it in every instance (the reg callback detaches
  * its probes and waits for them), then take it out of tracefs. An event
- * perf still uses, or that a trigger keeps in soft mode, stays as an
- * orphan, without sites, until a later rescan removes it. Caller holds
- * event_mutex.
+ * something holds a reference to (perf, an enable_event trigger or an
+ * eprobe, a kernel user of trace_get_event_file()) is left as it is, an
+ * orphan, until a rescan after the last reference went removes it. Caller
+ * holds event_mutex, which reference takers hold too.
+ *
+ * Return: 0, or -EBUSY when the event is left as an orphan.
  */
 static int marker_event_remove(struct marker_event *event)
 {
@@ -674,6 +684,10 @@ static int marker_event_remove(struct marker_event *event)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
+	if (trace_event_dyn_busy(&event->call)) {
+		event->orphan = true;
+		return -EBUSY;
+	}
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		list_for_each_entry(file, &tr->events, list) {
 			if (file->event_call != &event->call)
@@ -727,8 +741,9 @@ static int marker_event_reg(struct trace_event_call *call,
 	case TRACE_REG_PERF_UNREGISTER:
 		ret = marker_probe_unregister(event->name,
 					      marker_event_perf_probe, event);
+		/* Runs once perf has dropped its reference and event_mutex */
 		if (event->orphan)
-			schedule_work(&marker_events_work);
+			mod_delayed_work(system_wq, &marker_events_work, 0);
 		return ret;
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
@@ -891,15 +906,19 @@ static struct marker_event *marker_event_find(const char *name)
 
 /*
  * Add an event for each name with sites and a format that parses, remove
- * the events of names without sites (or whose format changed). Called
- * at boot and when a module with markers comes or goes, with event_mutex
- * held.
+ * the events of names without sites or whose format changed. An event
+ * that cannot be removed because it is held stays an orphan, and keeps
+ * its name from a new event, until a later run finds it released: while
+ * there are orphans this runs again every MARKER_ORPHAN_RETRY. Called at
+ * boot, when a module with markers comes or goes and from
+ * marker_events_work, with event_mutex held.
  */
 static void marker_events_update(void)
 {
 	struct marker_event *event, *tmp;
 	struct marker_names names;
 	struct marker_name *n;
+	bool orphans = false;
 	unsigned int i;
 	int ret;
 
@@ -929,17 +948,28 @@ static void marker_events_update(void)
 				n->name, ret);
 	}
 	marker_names_free(&names);
+
+	list_for_each_entry(event, &marker_events, list)
+		orphans |= event->orphan;
+	if (orphans)
+		schedule_delayed_work(&marker_events_work, MARKER_ORPHAN_RETRY);
 }
 
-#ifdef CONFIG_PERF_EVENTS
-/* Retries removing orphans once perf lets go of them. Process context. */
+/* Set once marker_trace_init() has made the first events. */
+static bool marker_events_ready;
+
+/*
+ * Rescans the names: after a format conflict healed, when perf lets go of
+ * an orphan, and every MARKER_ORPHAN_RETRY while an orphan is held (the
+ * holders' trace_event_put_ref() tells nobody). Process context.
+ */
 static void marker_events_work_fn(struct work_struct *work)
 {
 	mutex_lock(&event_mutex);
-	marker_events_update();
+	if (marker_events_ready)
+		marker_events_update();
 	mutex_unlock(&event_mutex);
 }
-#endif
 
 #ifdef CONFIG_MODULES
 /*
@@ -976,6 +1006,8 @@ static const char *marker_name_event(const struct marker_name *n,
 
 	if (event && !event->orphan)
 		return "event";
+	if (event)
+		return "no-event:held";
 	if (!n->nr_sites)
 		return "no-event:conflict";
 	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
@@ -1111,6 +1143,7 @@ static __init int marker_trace_init(void)
 
 	mutex_lock(&event_mutex);
 	marker_events_update();
+	marker_events_ready = true;
 	mutex_unlock(&event_mutex);
 
 #ifdef CONFIG_MODULES

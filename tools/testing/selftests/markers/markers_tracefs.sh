@@ -430,13 +430,48 @@ test_record_too_large() {
 	done
 }
 
+# A kernel user holds an event (trace_get_event_file()) while the module
+# with its sites goes: the event stays, usable, an orphan, takes the sites
+# back when they return with the same format, and goes once released.
+test_held_event() {
+	load test_markers_hold || return 1
+	echo 'hold example_int' >"$HOLD" || fail "hold example_int refused"
+	[ "$(cat "$HOLD")" = 'held example_int enabled=0' ] || fail "control: $(cat "$HOLD")"
+	rmmod marker_example || fail "rmmod marker_example while its event is held"
+	[ -d "$EVENTS/example_int" ] || fail "the held event went with the sites"
+	[ ! -e "$EVENTS/example_string" ] || fail "example_string, not held, outlived its sites"
+	! grep -q '^example_int ' "$TRACEFS/markers" || fail "example_int listed without sites"
+	[ "$test_failed" = 0 ] || return 1
+	echo enable >"$HOLD" || fail "enabling the held event failed"
+	[ "$(cat "$HOLD")" = 'held example_int enabled=1' ] &&
+	[ "$(cat "$EVENTS/example_int/enable")" = 1 ] ||
+		fail "the held event is not enabled: $(cat "$HOLD")"
+	load marker-example || return 1
+	expect_marker example_int 'count %d value %llu' \
+		'stable sites=1 conflicts=0 modules=marker_example event' || return 1
+	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+		fail "the returning site is not enabled for the held event"
+	echo 2 >"$FIRE"
+	[ "$(events_of example_int | wc -l)" = 2 ] ||
+		fail "expected 2 example_int events, got $(events_of example_int | wc -l)"
+	echo disable >"$HOLD"
+	[ "$(cat "$EVENTS/example_int/enable")" = 0 ] || fail "disable left the event on"
+	rmmod marker_example || fail "second rmmod marker_example"
+	[ -d "$EVENTS/example_int" ] || fail "the held event went at the second unload"
+	echo release >"$HOLD" || fail "release failed"
+	wait_for 5 test ! -e "$EVENTS/example_int" ||
+		fail "the event stayed after the last reference went"
+	unload test_markers_hold
+	load marker-example
+}
+
 require
 unload_all
 
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 24
+tap_plan 25
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -463,6 +498,7 @@ run_test "marker_stats: every marker under a workload, nothing lost" test_stats_
 run_test "marker_stats: filtered records counted as filtered" test_stats_filtered
 run_test "a record too large for the ring buffer has its strings cut" test_record_too_large
 unload test_markers_wide
+run_test "a held event outlives its sites, goes once released" test_held_event
 unload marker_example
 run_test "no marker_example events without the module" test_no_events_without_module
 load marker-example
