@@ -759,7 +759,7 @@ static int marker_event_reg(struct trace_event_call *call,
 
 /* One marker name, as the sites of the kernel and modules show it. */
 struct marker_name {
-	char name[MARKER_NAME_MAX];
+	const char *name;	/* a copy: the sites may go once gathered */
 	char *format;		/* of the sites without conflict, or NULL */
 	unsigned int nr_sites;	/* sites without conflict */
 	unsigned int nr_conflicts;
@@ -792,9 +792,12 @@ static struct marker_name *marker_names_get(struct marker_names *names,
 		names->names = n;
 		names->max = max;
 	}
-	n = &names->names[names->nr++];
+	n = &names->names[names->nr];
 	memset(n, 0, sizeof(*n));
-	strscpy(n->name, name, sizeof(n->name));
+	n->name = kstrdup(name, GFP_KERNEL);
+	if (!n->name)
+		return NULL;
+	names->nr++;
 	return n;
 }
 
@@ -856,8 +859,10 @@ static void marker_names_free(struct marker_names *names)
 {
 	unsigned int i;
 
-	for (i = 0; i < names->nr; i++)
+	for (i = 0; i < names->nr; i++) {
+		kfree(names->names[i].name);
 		kfree(names->names[i].format);
+	}
 	kfree(names->names);
 }
 
@@ -884,9 +889,8 @@ static int marker_names_gather(struct marker_names *names)
 static struct marker_name *marker_names_find(struct marker_names *names,
 					     const char *name)
 {
-	struct marker_name key;
+	struct marker_name key = { .name = name };
 
-	strscpy(key.name, name, sizeof(key.name));
 	return bsearch(&key, names->names, names->nr, sizeof(*names->names),
 		       marker_name_cmp);
 }

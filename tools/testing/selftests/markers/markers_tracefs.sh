@@ -465,13 +465,48 @@ test_held_event() {
 	load marker-example
 }
 
+N63=test_markers_name_sixty_three_characters_long_abcdefghijklmnopq
+
+# A name of 63 characters, the longest allowed, has its event; a module
+# with a name of 70 whose first 63 characters are the same is refused
+# (ENAMETOOLONG) and changes nothing: no name is ever cut.
+test_long_names() {
+	local out
+	load test_markers_name63 || return 1
+	expect_marker "$N63" 'value %u' \
+		'stable sites=1 conflicts=0 modules=test_markers_name63 event' || return 1
+	echo 1 >"$EVENTS/$N63/enable" || fail "enable the 63-character event"
+	echo 2 >"$DEBUGFS/test_markers_name63/fire"
+	if out=$(insmod "$MODULE_DIR/test_markers_name70.ko" 2>&1); then
+		unload test_markers_name70
+		fail "a module with a 70-character marker name loaded"
+	fi
+	case "$out" in
+	*"File name too long"*) ;;
+	*) fail "insmod failed with '$out', expected ENAMETOOLONG" ;;
+	esac
+	[ "$(cat "$EVENTS/$N63/enable")" = 1 ] || fail "the 63-character event was switched off"
+	grep -q "^$N63 .* test_markers_name63 enabled\$" "$TRACEFS/marker_sites" ||
+		fail "the 63-character site is not enabled"
+	[ "$(grep -c "^$N63" "$TRACEFS/markers")" = 1 ] ||
+		fail "markers lists other names starting with the 63 characters"
+	[ "$(ls -d "$EVENTS/$N63"* | wc -l)" = 1 ] ||
+		fail "events beside the 63-character one: $(ls -d "$EVENTS/$N63"*)"
+	echo 3 >"$DEBUGFS/test_markers_name63/fire"
+	events_of "$N63" >/tmp/markers.out
+	printf "$N63: value=%s\n" 0 1 0 1 2 >/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected values 0 1 0 1 2, got: $(cat /tmp/markers.out)"
+	unload test_markers_name63
+}
+
 require
 unload_all
 
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 25
+tap_plan 26
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -499,6 +534,7 @@ run_test "marker_stats: filtered records counted as filtered" test_stats_filtere
 run_test "a record too large for the ring buffer has its strings cut" test_record_too_large
 unload test_markers_wide
 run_test "a held event outlives its sites, goes once released" test_held_event
+run_test "63-character names work; a 70-character one is refused" test_long_names
 unload marker_example
 run_test "no marker_example events without the module" test_no_events_without_module
 load marker-example
