@@ -975,6 +975,23 @@ static void marker_events_work_fn(struct work_struct *work)
 	mutex_unlock(&event_mutex);
 }
 
+/**
+ * marker_trace_names_changed - the marker core's names changed
+ *
+ * Called by the marker core when sites of a name changed other than by a
+ * module coming or going: a format conflict healed, and sites that were
+ * left out now have their name's (new) format. Schedules the rescan of
+ * the events, which replaces the event of the old format.
+ *
+ * Context: any process context, with the marker mutex held and possibly
+ * event_mutex (the reg callback unregistering a probe): takes no lock and
+ * does not sleep.
+ */
+void marker_trace_names_changed(void)
+{
+	mod_delayed_work(system_wq, &marker_events_work, 0);
+}
+
 #ifdef CONFIG_MODULES
 /*
  * Runs after the marker core's notifier (priority 1), so on COMING the

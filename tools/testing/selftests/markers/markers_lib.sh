@@ -150,3 +150,32 @@ rb_stat_sum() {
 	done
 	echo $sum
 }
+
+# After a conflict of test_markers_conflict's example_int healed: the event
+# has the module's format ("count %u value %llx"), the site is no longer a
+# conflict, and the event records the site's values once enabled (held and
+# enabled through test_markers_hold while the module loads again, whose
+# init fires the site: count=1 value=2).
+expect_new_format_event() {
+	local fmt=$EVENTS/example_int/format
+	wait_for 5 grep -q 'field:unsigned int count;' "$fmt" 2>/dev/null ||
+		fail "no event with the new format: $(cat "$fmt" 2>&1)" || return 1
+	expect_line '	field:unsigned long long value;	offset:16;	size:8;	signed:0;' "$fmt" &&
+	expect_line 'print fmt: "count=%u value=%llx", REC->count, REC->value' "$fmt" &&
+	expect_marker example_int 'count %u value %llx' \
+		'stable sites=1 conflicts=0 modules=test_markers_conflict event' || return 1
+	grep -q '^example_int .* test_markers_conflict disabled$' "$TRACEFS/marker_sites" ||
+		fail "site: $(grep '^example_int ' "$TRACEFS/marker_sites")" || return 1
+	load test_markers_hold || return 1
+	echo 'hold example_int' >"$HOLD" && echo enable >"$HOLD" ||
+		fail "cannot hold and enable example_int" || return 1
+	grep -q '^example_int .* test_markers_conflict enabled$' "$TRACEFS/marker_sites" ||
+		fail "enabling the event did not enable the site"
+	: >"$TRACEFS/trace"
+	rmmod test_markers_conflict || fail "rmmod test_markers_conflict"
+	load test_markers_conflict
+	[ "$(events_of example_int)" = 'example_int: count=1 value=2' ] ||
+		fail "expected 'example_int: count=1 value=2', got '$(events_of example_int)'"
+	echo release >"$HOLD"
+	unload test_markers_hold
+}

@@ -84,6 +84,32 @@ test_perf_module_unload() {
 	load marker-example
 }
 
+# perf holds example_int ("count %d value %llu") while marker-example goes
+# and test_markers_conflict comes with "count %u value %llx": its site
+# conflicts with the format of perf's probe. Once perf stops, the conflict
+# heals and the old event is replaced by one with the new format.
+test_perf_conflict_heals() {
+	local pid
+	rm -f $OUT/stop
+	(cd $OUT && perf record -q -B -o $OUT/heal.data -e markers:example_int \
+		-- sh -c "while [ ! -e $OUT/stop ]; do sleep 0.1; done") \
+		>$OUT/perf.log 2>&1 &
+	pid=$!
+	wait_for 20 grep -q '^example_int .* marker_example enabled$' \
+		"$TRACEFS/marker_sites" ||
+		fail "perf did not enable example_int: $(cat $OUT/perf.log)"
+	rmmod marker_example || fail "rmmod marker_example"
+	load test_markers_conflict
+	grep -q '^example_int .* test_markers_conflict conflict$' "$TRACEFS/marker_sites" ||
+		fail "the site does not conflict with the format perf holds"
+	expect_marker example_int '' 'stable sites=0 conflicts=1 modules=- no-event:held'
+	touch $OUT/stop
+	wait "$pid" || fail "perf record failed: $(cat $OUT/perf.log)"
+	[ "$test_failed" = 0 ] && expect_new_format_event
+	unload test_markers_conflict
+	load marker-example
+}
+
 require
 unload_all
 reset_tracing
@@ -93,7 +119,7 @@ mkdir -p $OUT
 # Room for every event whatever earlier tests left (trace-cmd reads pages).
 echo 1408 >"$TRACEFS/buffer_size_kb"
 
-tap_plan 5
+tap_plan 6
 if command -v trace-cmd >/dev/null; then
 	run_test "trace-cmd record -e markers:<name> + report" test_trace_cmd
 	run_test "trace-cmd record -f on a string field" test_trace_cmd_filter
@@ -105,10 +131,13 @@ if command -v perf >/dev/null; then
 	run_test "perf record -e markers:<name> + perf script" test_perf
 	run_test "perf and ftrace on one event" test_perf_with_ftrace
 	run_test "module unloaded while perf records its event" test_perf_module_unload
+	run_test "perf's old format goes, the conflict heals, the event takes the new" \
+		test_perf_conflict_heals
 else
 	skip_test "perf record -e markers:<name> + perf script" "no perf"
 	skip_test "perf and ftrace on one event" "no perf"
 	skip_test "module unloaded while perf records its event" "no perf"
+	skip_test "perf's old format goes, the conflict heals, the event takes the new" "no perf"
 fi
 rm -rf $OUT
 tap_exit

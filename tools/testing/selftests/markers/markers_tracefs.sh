@@ -500,13 +500,32 @@ test_long_names() {
 	unload test_markers_name63
 }
 
+# A format conflict heals when the format-checked probe holding the old
+# format goes: test_markers_conflict's example_int ("count %u value %llx")
+# conflicts while probe-example holds "count %d value %llu" with
+# marker-example gone; once probe-example unloads, the event of
+# example_int has the new format and records the module's site.
+test_conflict_heals() {
+	load probe-example || return 1
+	rmmod marker_example || fail "rmmod marker_example"
+	load test_markers_conflict || return 1
+	grep -q '^example_int .* test_markers_conflict conflict$' "$TRACEFS/marker_sites" ||
+		fail "the site does not conflict with probe-example's format"
+	[ ! -e "$EVENTS/example_int" ] || fail "an event for a name whose sites all conflict"
+	[ "$test_failed" = 0 ] || return 1
+	unload probe_example
+	expect_new_format_event
+	unload test_markers_conflict
+	load marker-example
+}
+
 require
 unload_all
 
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 26
+tap_plan 27
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -535,6 +554,7 @@ run_test "a record too large for the ring buffer has its strings cut" test_recor
 unload test_markers_wide
 run_test "a held event outlives its sites, goes once released" test_held_event
 run_test "63-character names work; a 70-character one is refused" test_long_names
+run_test "an event takes the new format once a conflict heals" test_conflict_heals
 unload marker_example
 run_test "no marker_example events without the module" test_no_events_without_module
 load marker-example
