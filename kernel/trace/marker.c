@@ -73,9 +73,22 @@ struct marker_probe_array {
 	struct marker_probe probes[] __counted_by(nr);
 };
 
+/*
+ * A struct marker or a site of a range, on the list of its name's entry:
+ * an update walks the markers and sites of the names it changes only, so
+ * its cost does not grow with the number of markers in the kernel.
+ */
+struct marker_link {
+	struct list_head node;
+	struct marker_range *range;
+	unsigned int index;	/* in ->markers, or in ->sorted for a site */
+};
+
 /* One per marker name with sites or probes; protected by marker_mutex. */
 struct marker_entry {
 	struct hlist_node hlist;
+	struct list_head markers;	/* links of its struct markers */
+	struct list_head sites;		/* links of their sites */
 	struct marker_probe_array *probes;	/* published to the sites */
 	/* While an update is being built: */
 	struct list_head update;		/* on the update's list */
@@ -85,7 +98,7 @@ struct marker_entry {
 	unsigned int check_sites;	/* sites to enable, and those that can be */
 	unsigned int check_usable;
 	/* Settled state: */
-	bool sync;		/* sites to bring to their marker's state */
+	struct list_head sync;	/* on marker_sync_list: sites to patch */
 	char *format;		/* of the sites and checked probes, or NULL */
 	struct marker_field *fields;
 	int nr_fields;		/* or -errno if the format does not parse */
@@ -105,6 +118,7 @@ struct marker_range {
 	struct module *mod;		/* NULL for the core kernel */
 	struct marker *markers;
 	unsigned int nr_markers;
+	struct marker_link *links;	/* of the markers, then of ->sorted */
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
 	struct marker_site *sites;	/* as the linker or loader left them */
 	unsigned int nr_sites;
@@ -128,7 +142,7 @@ struct marker_update {
 	struct list_head entries;
 };
 
-#define MARKER_HASH_BITS	6
+#define MARKER_HASH_BITS	10
 
 static DEFINE_MUTEX(marker_mutex);
 static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
@@ -233,7 +247,10 @@ static struct marker_entry *marker_entry_get(const char *name)
 	if (!e)
 		return NULL;
 	memcpy(e->name, name, len);
+	INIT_LIST_HEAD(&e->markers);
+	INIT_LIST_HEAD(&e->sites);
 	INIT_LIST_HEAD(&e->update);
+	INIT_LIST_HEAD(&e->sync);
 	hlist_add_head(&e->hlist, marker_bucket(name));
 	return e;
 }
@@ -295,17 +312,23 @@ static void marker_entry_settle(struct marker_entry *e)
 	}
 	if (e->nr_markers || e->nr_conflicts || e->probes || e->in_update)
 		return;
+	list_del(&e->sync);
 	hlist_del(&e->hlist);
 	kfree(e);
 }
 
-/* Sites whose entry is flagged ->sync wait for marker_sites_sync(). */
-static bool marker_sync_needed;
+/* Entries whose sites wait for marker_sites_sync_flagged(). */
+static LIST_HEAD(marker_sync_list);
 
 static void marker_entry_sync(struct marker_entry *e)
 {
-	e->sync = true;
-	marker_sync_needed = true;
+	if (list_empty(&e->sync))
+		list_add_tail(&e->sync, &marker_sync_list);
+}
+
+static struct marker *marker_link_marker(const struct marker_link *l)
+{
+	return &l->range->markers[l->index];
 }
 
 /*
@@ -350,23 +373,22 @@ static int marker_attach(struct marker_range *r, struct marker *m,
  * The owner of @e's format went: attach the struct markers that were left
  * out for a conflict with it, in range order, the first one giving the
  * name its new format. Their sites are patched by the next
- * marker_sites_sync(); the tracefs face is told to rescan its events.
+ * marker_sites_sync_flagged(); the tracefs face is told to rescan its
+ * events.
  */
 static void marker_entry_heal(struct marker_entry *e)
 {
 	unsigned int before = e->nr_conflicts;
-	struct marker_range *r;
+	struct marker_link *l;
 	struct marker *m;
 
-	list_for_each_entry(r, &marker_ranges, list) {
-		for (m = r->markers; m < r->markers + r->nr_markers; m++) {
-			if (!(m->flags & MARKER_FLAG_CONFLICT) ||
-			    strcmp(m->name, e->name))
-				continue;
-			if (marker_attach(r, m, e))
-				pr_warn("marker %s: no memory to attach a site\n",
-					e->name);
-		}
+	list_for_each_entry(l, &e->markers, node) {
+		m = marker_link_marker(l);
+		if (!(m->flags & MARKER_FLAG_CONFLICT))
+			continue;
+		if (marker_attach(l->range, m, e))
+			pr_warn("marker %s: no memory to attach a site\n",
+				e->name);
 	}
 	if (e->nr_conflicts == before)
 		return;
@@ -475,27 +497,22 @@ static int marker_site_prepare(struct marker_range *r, unsigned int i,
 static int marker_sites_check(struct marker_update *u)
 {
 	struct marker_entry *e;
-	struct marker_range *r;
-	struct marker *m;
-	unsigned int i;
+	struct marker_link *l;
+	struct marker_site *s;
 	int ret = 0;
 
-	list_for_each_entry(r, &marker_ranges, list) {
-		for (i = 0; i < r->nr_sites; i++) {
-			m = marker_site_marker(r->sorted[i]);
-			if (m->flags & MARKER_FLAG_CONFLICT ||
-			    marker_range_init_freed(r,
-						    marker_site_code(r->sorted[i])))
-				continue;
-			e = marker_entry_find(m->name);
-			if (!e || !e->in_update || e->probes || !e->pending)
+	list_for_each_entry(e, &u->entries, update) {
+		if (e->probes || !e->pending)
+			continue;
+		list_for_each_entry(l, &e->sites, node) {
+			s = l->range->sorted[l->index];
+			if (marker_site_marker(s)->flags & MARKER_FLAG_CONFLICT ||
+			    marker_range_init_freed(l->range, marker_site_code(s)))
 				continue;
 			e->check_sites++;
-			if (marker_site_prepare(r, i, true) >= 0)
+			if (marker_site_prepare(l->range, l->index, true) >= 0)
 				e->check_usable++;
 		}
-	}
-	list_for_each_entry(e, &u->entries, update) {
 		if (e->check_sites && !e->check_usable) {
 			pr_warn("cannot enable marker %s: its %u sites are busy\n",
 				e->name, e->check_sites);
@@ -507,40 +524,74 @@ static int marker_sites_check(struct marker_update *u)
 	return ret;
 }
 
-/*
- * Bring sites to their marker's state: every site of @only, or, without
- * it, the sites of the entries flagged ->sync. Busy sites are left alone.
- * One batch for all. Caller holds marker_mutex and text_mutex.
- */
-static void marker_sites_sync(struct marker_range *only)
+/* Every site of @r to its marker's state, in address order, one batch. */
+static void marker_range_sync(struct marker_range *r)
 {
-	struct marker_entry *e;
-	struct marker_range *r;
 	unsigned int i, queued = 0;
-	struct marker *m;
 	bool on;
 
-	list_for_each_entry(r, &marker_ranges, list) {
-		if (only && r != only)
-			continue;
-		for (i = 0; i < r->nr_sites; i++) {
-			m = marker_site_marker(r->sorted[i]);
-			if (!only) {
-				if (m->flags & MARKER_FLAG_CONFLICT)
-					continue;
-				e = marker_entry_find(m->name);
-				if (!e || !e->sync)
-					continue;
-			}
-			on = READ_ONCE(m->state);
-			if (marker_site_prepare(r, i, on) > 0) {
-				arch_marker_site_queue(r->sorted[i], on);
-				queued++;
-			}
+	for (i = 0; i < r->nr_sites; i++) {
+		on = READ_ONCE(marker_site_marker(r->sorted[i])->state);
+		if (marker_site_prepare(r, i, on) > 0) {
+			arch_marker_site_queue(r->sorted[i], on);
+			queued++;
 		}
 	}
 	if (queued)
 		arch_marker_site_apply();
+}
+
+/*
+ * Sites gathered from several names, sorted by address before they are
+ * queued so that text_poke_queue() does not flush early; a full buffer is
+ * one batch. Protected by marker_mutex.
+ */
+#define MARKER_BATCH_MAX	128
+static struct marker_site *marker_batch[MARKER_BATCH_MAX];
+static unsigned int marker_batch_nr;
+
+static void marker_batch_flush(void)
+{
+	unsigned int i;
+
+	if (!marker_batch_nr)
+		return;
+	sort(marker_batch, marker_batch_nr, sizeof(*marker_batch),
+	     marker_site_cmp, NULL);
+	for (i = 0; i < marker_batch_nr; i++)
+		arch_marker_site_queue(marker_batch[i],
+				       READ_ONCE(marker_site_marker(marker_batch[i])->state));
+	arch_marker_site_apply();
+	marker_batch_nr = 0;
+}
+
+/*
+ * Bring the sites of the entries on marker_sync_list to their marker's
+ * state: JMP while probes are attached, the NOP otherwise. Busy sites are
+ * left alone. Caller holds marker_mutex and text_mutex.
+ */
+static void marker_sites_sync_flagged(void)
+{
+	struct marker_entry *e, *tmp;
+	struct marker_link *l;
+	struct marker_site *s;
+	struct marker *m;
+
+	list_for_each_entry_safe(e, tmp, &marker_sync_list, sync) {
+		list_for_each_entry(l, &e->sites, node) {
+			s = l->range->sorted[l->index];
+			m = marker_site_marker(s);
+			if (m->flags & MARKER_FLAG_CONFLICT ||
+			    marker_site_prepare(l->range, l->index,
+						READ_ONCE(m->state)) <= 0)
+				continue;
+			marker_batch[marker_batch_nr++] = s;
+			if (marker_batch_nr == MARKER_BATCH_MAX)
+				marker_batch_flush();
+		}
+		list_del_init(&e->sync);
+	}
+	marker_batch_flush();
 }
 
 static void marker_text_lock(void)
@@ -623,8 +674,16 @@ static int marker_sites_check(struct marker_update *u)
 	return 0;
 }
 
-static void marker_sites_sync(struct marker_range *only)
+static void marker_range_sync(struct marker_range *r)
 {
+}
+
+static void marker_sites_sync_flagged(void)
+{
+	struct marker_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &marker_sync_list, sync)
+		list_del_init(&e->sync);
 }
 
 static void marker_text_lock(void)
@@ -652,36 +711,17 @@ static int marker_core_sites_init(void)
 
 #endif /* CONFIG_HAVE_ARCH_MARKER_SITES */
 
-/*
- * Patch what the last step left to patch and clear the ->sync flags.
- * Caller holds marker_mutex and text_mutex.
- */
-static void marker_sites_sync_flagged(void)
-{
-	struct marker_entry *e;
-	unsigned int bkt;
-
-	if (!marker_sync_needed)
-		return;
-	marker_sites_sync(NULL);
-	hash_for_each(marker_table, bkt, e, hlist)
-		e->sync = false;
-	marker_sync_needed = false;
-}
-
 /* Give every site of the names in the update its new probes and state. */
-static void marker_sites_publish(void)
+static void marker_sites_publish(struct marker_update *u)
 {
 	struct marker_entry *e;
-	struct marker_range *r;
+	struct marker_link *l;
 	struct marker *m;
 
-	list_for_each_entry(r, &marker_ranges, list) {
-		for (m = r->markers; m < r->markers + r->nr_markers; m++) {
+	list_for_each_entry(e, &u->entries, update) {
+		list_for_each_entry(l, &e->markers, node) {
+			m = marker_link_marker(l);
 			if (m->flags & MARKER_FLAG_CONFLICT)
-				continue;
-			e = marker_entry_find(m->name);
-			if (!e || !e->in_update)
 				continue;
 			rcu_assign_pointer(m->probes, e->pending);
 			WRITE_ONCE(m->state, !!e->pending);
@@ -768,7 +808,17 @@ static int marker_update_add(struct marker_update *u,
 
 	if (!req->probe || !marker_name_valid(req->name))
 		return -EINVAL;
-	if (req->format) {
+
+	e = marker_entry_get(req->name);
+	if (!e)
+		return -ENOMEM;
+	marker_update_join(u, e);
+
+	/* The name's own format was parsed when it was set: no parse again. */
+	if (req->format && e->format && !strcmp(req->format, e->format)) {
+		if (e->nr_fields < 0)
+			return -EINVAL;
+	} else if (req->format) {
 		struct marker_field *fields;
 		int ret;
 
@@ -781,11 +831,6 @@ static int marker_update_add(struct marker_update *u,
 		if (ret < 0)
 			return -EINVAL;
 	}
-
-	e = marker_entry_get(req->name);
-	if (!e)
-		return -ENOMEM;
-	marker_update_join(u, e);
 
 	have = e->format ?: e->pending_format;
 	if (req->format && have && strcmp(req->format, have)) {
@@ -930,7 +975,7 @@ static int marker_update_commit(struct marker_update *u)
 	if (ret)
 		goto abort;
 
-	marker_sites_publish();
+	marker_sites_publish(u);
 
 	list_for_each_entry_safe(e, tmp, &u->entries, update) {
 		if (e->pending == e->probes)
@@ -1137,13 +1182,31 @@ EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 
 /* ---- Ranges: the core kernel and modules ---- */
 
-/* Detach the markers of @r below @end from their entries. */
-static void marker_range_detach(struct marker_range *r, struct marker *end)
+static unsigned int marker_range_nr_sites(const struct marker_range *r)
+{
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+	return r->nr_sites;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * Detach the first @nr_markers markers of @r and the first @nr_sites of
+ * its sorted sites from their entries.
+ */
+static void marker_range_detach(struct marker_range *r,
+				unsigned int nr_markers, unsigned int nr_sites)
 {
 	struct marker_entry *e;
 	struct marker *m;
+	unsigned int i;
 
-	for (m = r->markers; m < end; m++) {
+	for (i = 0; i < nr_sites; i++)
+		list_del(&r->links[r->nr_markers + i].node);
+	for (i = 0; i < nr_markers; i++) {
+		m = &r->markers[i];
+		list_del(&r->links[i].node);
 		e = marker_entry_find(m->name);
 		if (m->flags & MARKER_FLAG_CONFLICT) {
 			if (!WARN_ON_ONCE(!e || !e->nr_conflicts)) {
@@ -1159,22 +1222,26 @@ static void marker_range_detach(struct marker_range *r, struct marker *end)
 		WRITE_ONCE(m->state, 0);
 		marker_entry_settle(e);
 	}
+	kfree(r->links);
+	r->links = NULL;
 }
 
 /*
  * Attach the markers of a new range to their entries: their probes and
  * state come from the entry; a site whose format differs from its name's is
- * left disabled until the owner of that format goes. A name of
- * MARKER_NAME_MAX characters or more (trace_mark() refuses them at build
- * time; a hand-made struct marker can have one) refuses the whole range.
- * Caller holds marker_mutex.
+ * left disabled until the owner of that format goes. Each marker and site
+ * is linked to its name's entry. A name of MARKER_NAME_MAX characters or
+ * more (trace_mark() refuses them at build time; a hand-made struct marker
+ * can have one) refuses the whole range. Caller holds marker_mutex.
  *
  * Return: 0, -ENAMETOOLONG or -ENOMEM.
  */
 static int marker_range_attach(struct marker_range *r)
 {
 	const char *owner = r->mod ? r->mod->name : "vmlinux";
+	unsigned int i, nr_sites = marker_range_nr_sites(r);
 	struct marker_entry *e;
+	struct marker_link *l;
 	struct marker *m;
 
 	for (m = r->markers; m < r->markers + r->nr_markers; m++) {
@@ -1185,15 +1252,38 @@ static int marker_range_attach(struct marker_range *r)
 			return -ENAMETOOLONG;
 		}
 	}
-	for (m = r->markers; m < r->markers + r->nr_markers; m++) {
+	r->links = kcalloc(r->nr_markers + nr_sites, sizeof(*r->links),
+			   GFP_KERNEL);
+	if (!r->links && r->nr_markers + nr_sites)
+		return -ENOMEM;
+
+	for (i = 0; i < r->nr_markers; i++) {
+		m = &r->markers[i];
 		e = marker_entry_get(m->name);
 		if (!e || marker_attach(r, m, e)) {
 			if (e)
 				marker_entry_settle(e);
-			marker_range_detach(r, m);
+			marker_range_detach(r, i, 0);
 			return -ENOMEM;
 		}
+		l = &r->links[i];
+		l->range = r;
+		l->index = i;
+		list_add_tail(&l->node, &e->markers);
 	}
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+	for (i = 0; i < nr_sites; i++) {
+		/* A site's marker is in the same object: attached above. */
+		e = marker_entry_find(marker_site_marker(r->sorted[i])->name);
+		l = &r->links[r->nr_markers + i];
+		l->range = r;
+		l->index = i;
+		if (WARN_ON_ONCE(!e))
+			INIT_LIST_HEAD(&l->node);
+		else
+			list_add_tail(&l->node, &e->sites);
+	}
+#endif
 	return 0;
 }
 
@@ -1269,7 +1359,7 @@ static int marker_module_coming(struct module *mod)
 		return ret;
 	}
 	marker_range_insert(r);
-	marker_sites_sync(r);
+	marker_range_sync(r);
 	return 0;
 }
 
@@ -1280,7 +1370,7 @@ static void marker_module_going(struct module *mod)
 	if (!r)
 		return;
 	list_del_rcu(&r->list);
-	marker_range_detach(r, r->markers + r->nr_markers);
+	marker_range_detach(r, r->nr_markers, marker_range_nr_sites(r));
 	call_rcu(&r->rcu, marker_range_free_rcu);
 }
 
