@@ -299,7 +299,7 @@ void arch_marker_site_apply(void);
 #define marker_site_enabled(marker)	unlikely(READ_ONCE((marker)->state))
 #endif
 
-void __marker_probe_call(const struct marker *marker, const char *format, ...);
+void __marker_probe_call(const struct marker *marker, ...);
 
 /* The core kernel's markers and sites, bounded by the linker script. */
 extern struct marker __start___markers[], __stop___markers[];
@@ -335,7 +335,9 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 	} while (0)
 
 #define __marker_format(format, args...)	format
-#define __marker_call(marker, ...)	__marker_probe_call(marker, __VA_ARGS__)
+/* The format is the marker's: only the arguments travel. */
+#define __marker_call(marker, format, args...)			\
+	__marker_probe_call(marker, ## args)
 
 #endif /* CONFIG_MARKERS */
 

@@ -157,9 +157,8 @@ static DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
 
 /**
  * __marker_probe_call - call the probes attached to a site
- * @marker: the site's marker
- * @format: the site's format (the same as @marker->format); the arguments
- *	follow it
+ * @marker: the site's marker; the site's arguments follow, as
+ *	@marker->format describes them
  *
  * Reached from an enabled site's out-of-line block with the site's
  * arguments. Context: any — task, softirq, hard IRQ, NMI, with the runqueue
@@ -167,8 +166,7 @@ static DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
  * in the same context (task, softirq, IRQ or NMI) on this CPU is not called
  * again; such events are counted in marker_recursion_drops.
  */
-void notrace __marker_probe_call(const struct marker *marker,
-				 const char *format, ...)
+void notrace __marker_probe_call(const struct marker *marker, ...)
 {
 	struct marker_probe_array *array;
 	unsigned int bit, i;
@@ -190,7 +188,7 @@ void notrace __marker_probe_call(const struct marker *marker,
 		for (i = 0; i < array->nr; i++) {
 			marker_probe_func func = READ_ONCE(array->probes[i].func);
 
-			va_start(args, format);
+			va_start(args, marker);
 			func(marker, array->probes[i].probe_private, &args);
 			va_end(args);
 		}
