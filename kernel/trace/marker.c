@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/bitmap.h>
+#include <linux/context_tracking.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
@@ -155,6 +156,16 @@ static DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
 
 /* ---- Probe-call path ---- */
 
+/* Is RCU watching this CPU? Preemption disabled; no call with tree RCU. */
+static __always_inline bool marker_rcu_watching(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return rcu_is_watching();
+#endif
+}
+
 /**
  * __marker_probe_call - call the probes attached to a site
  * @marker: the site's marker; the site's arguments follow, as
@@ -172,10 +183,9 @@ void notrace __marker_probe_call(const struct marker *marker, ...)
 	unsigned int bit, i;
 	va_list args;
 
-	if (unlikely(!rcu_is_watching()))
-		return;
-
 	preempt_disable_notrace();
+	if (unlikely(!marker_rcu_watching()))
+		goto out;
 	bit = 1U << interrupt_context_level();
 	if (unlikely(this_cpu_read(marker_nesting) & bit)) {
 		this_cpu_inc(marker_recursion_drops);
