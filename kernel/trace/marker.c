@@ -181,7 +181,8 @@ void notrace __marker_probe_call(const struct marker *marker, ...)
 {
 	struct marker_probe_array *array;
 	unsigned int bit, i;
-	va_list args;
+	/* Set by va_start() before each use: not worth zeroing every hit. */
+	va_list args __uninitialized;
 
 	preempt_disable_notrace();
 	if (unlikely(!marker_rcu_watching()))

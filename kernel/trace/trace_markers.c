@@ -286,7 +286,7 @@ static void notrace marker_event_probe(const struct marker *marker,
 	struct trace_event_file *file = probe_private;
 	struct marker_event *event = file->event_call->data;
 	struct trace_event_buffer fbuffer;
-	struct marker_event_values v;
+	struct marker_event_values v __uninitialized;	/* filled by fetch */
 	unsigned int size;
 	void *entry;
 
@@ -326,7 +326,7 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 {
 	struct marker_event *event = probe_private;
 	struct trace_event_call *call = &event->call;
-	struct marker_event_values v;
+	struct marker_event_values v __uninitialized;	/* filled by fetch */
 	struct hlist_head *head;
 	struct pt_regs *regs;
 	int size, rctx;
