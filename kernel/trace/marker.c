@@ -307,6 +307,12 @@ static int marker_entry_set_format(struct marker_entry *e, char *format)
 
 static void marker_entry_heal(struct marker_entry *e);
 
+/* "vmlinux" or the module's name, for messages. */
+static const char *marker_range_owner(const struct marker_range *r)
+{
+	return r->mod ? module_name(r->mod) : "vmlinux";
+}
+
 /*
  * Drop what nobody uses any more: the format once no site and no checked
  * probe holds it (then the sites left out for a conflict with it get their
@@ -350,7 +356,7 @@ static struct marker *marker_link_marker(const struct marker_link *l)
 static int marker_attach(struct marker_range *r, struct marker *m,
 			 struct marker_entry *e)
 {
-	const char *owner = r->mod ? r->mod->name : "vmlinux";
+	const char *owner = marker_range_owner(r);
 	char *format;
 
 	if (!e->format) {
@@ -533,6 +539,7 @@ static int marker_sites_check(struct marker_update *u)
 	return ret;
 }
 
+#ifdef CONFIG_MODULES
 /* Every site of @r to its marker's state, in address order, one batch. */
 static void marker_range_sync(struct marker_range *r)
 {
@@ -549,6 +556,7 @@ static void marker_range_sync(struct marker_range *r)
 	if (queued)
 		arch_marker_site_apply();
 }
+#endif
 
 /*
  * Sites gathered from several names, sorted by address before they are
@@ -613,21 +621,6 @@ static void marker_text_unlock(void)
 	mutex_unlock(&text_mutex);
 }
 
-static bool marker_sites_reserved(const struct marker_site *sites,
-				  unsigned int nr, unsigned long start,
-				  unsigned long end)
-{
-	unsigned long code;
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		code = marker_site_code(&sites[i]);
-		if (code <= end && start < code + MARKER_SITE_SIZE)
-			return true;
-	}
-	return false;
-}
-
 static bool marker_core_reserved(unsigned long start, unsigned long end)
 {
 	struct marker_site *s;
@@ -648,6 +641,23 @@ static bool marker_core_reserved(unsigned long start, unsigned long end)
  * changed, from the moment the module's text can be probed
  * (MODULE_STATE_COMING) until it is freed. Preemption disabled.
  */
+#ifdef CONFIG_MODULES
+static bool marker_sites_reserved(const struct marker_site *sites,
+				  unsigned int nr, unsigned long start,
+				  unsigned long end)
+{
+	unsigned long code;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		code = marker_site_code(&sites[i]);
+		if (code <= end && start < code + MARKER_SITE_SIZE)
+			return true;
+	}
+	return false;
+}
+#endif
+
 static bool marker_module_reserved(unsigned long start, unsigned long end)
 {
 #ifdef CONFIG_MODULES
@@ -683,9 +693,11 @@ static int marker_sites_check(struct marker_update *u)
 	return 0;
 }
 
+#ifdef CONFIG_MODULES
 static void marker_range_sync(struct marker_range *r)
 {
 }
+#endif
 
 static void marker_sites_sync_flagged(void)
 {
@@ -1247,7 +1259,7 @@ static void marker_range_detach(struct marker_range *r,
  */
 static int marker_range_attach(struct marker_range *r)
 {
-	const char *owner = r->mod ? r->mod->name : "vmlinux";
+	const char *owner = marker_range_owner(r);
 	unsigned int i, nr_sites = marker_range_nr_sites(r);
 	struct marker_entry *e;
 	struct marker_link *l;
