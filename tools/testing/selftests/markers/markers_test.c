@@ -1020,6 +1020,8 @@ TEST_F_TIMEOUT(markers, builtin_exit_site_is_init_freed, TEST_TIMEOUT)
 	if (n == 0)
 		SKIP(return, "no marker_kunit_exit: kernel without CONFIG_MARKERS_KUNIT_TEST");
 	ASSERT_EQ(1, n);
+	if (!site.bytes[0])
+		SKIP(return, "no patchable sites: nothing is ever written at a site");
 	EXPECT_STREQ("init-freed", site.state)
 		TH_LOG("the site in built-in __exit text should be init-freed");
 
