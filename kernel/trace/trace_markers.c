@@ -680,7 +680,7 @@ static int marker_event_remove(struct marker_event *event)
 {
 	struct trace_event_file *file;
 	struct trace_array *tr;
-	bool used = false;
+	bool used = false, disabled = false;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -695,11 +695,16 @@ static int marker_event_remove(struct marker_event *event)
 			if (file->flags & EVENT_FILE_FL_WAS_ENABLED)
 				used = true;
 			if ((file->flags & EVENT_FILE_FL_ENABLED) &&
-			    !(file->flags & EVENT_FILE_FL_SOFT_MODE))
+			    !(file->flags & EVENT_FILE_FL_SOFT_MODE)) {
 				trace_event_enable_disable(file, 0, 0);
+				disabled = true;
+			}
 			break;
 		}
 	}
+	/* The files go next: wait for the probes just detached. */
+	if (disabled)
+		marker_synchronize_unregister();
 
 	ret = trace_remove_event_call(&event->call);
 	if (ret) {
@@ -729,11 +734,14 @@ static int marker_event_reg(struct trace_event_call *call,
 		return marker_probe_register(event->name, event->format,
 					     marker_event_probe, data);
 	case TRACE_REG_UNREGISTER:
-		ret = marker_probe_unregister(event->name, marker_event_probe,
-					      data);
-		/* The file may be freed next: wait for running probes. */
-		marker_synchronize_unregister();
-		return ret;
+		/*
+		 * No grace period here, as for tracepoint events: disabling
+		 * N events costs none. The file is freed only when its event
+		 * goes (marker_event_remove() waits) or its instance does
+		 * (event_trace_del_tracer() waits, synchronize_rcu()).
+		 */
+		return marker_probe_unregister(event->name, marker_event_probe,
+					       data);
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
 		return marker_probe_register(event->name, event->format,
