@@ -105,6 +105,8 @@ struct marker_entry {
 	int nr_fields;		/* or -errno if the format does not parse */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
 	unsigned int nr_conflicts;	/* struct markers left out for their format */
+	bool busy;		/* a site was busy at the last look */
+	u32 hash;		/* full_name_hash() of the name */
 	char name[];
 };
 
@@ -228,26 +230,33 @@ static bool marker_probe_live(const struct marker_probe *p)
 
 /* ---- Entries ---- */
 
-static struct hlist_head *marker_bucket(const char *name)
+static u32 marker_name_hash(const char *name)
 {
-	return &marker_table[hash_min(full_name_hash(NULL, name, strlen(name)),
-				      MARKER_HASH_BITS)];
+	return full_name_hash(NULL, name, strlen(name));
 }
 
-static struct marker_entry *marker_entry_find(const char *name)
+static struct marker_entry *marker_entry_find_hashed(const char *name,
+						     u32 hash)
 {
 	struct marker_entry *e;
 
 	lockdep_assert_held(&marker_mutex);
-	hlist_for_each_entry(e, marker_bucket(name), hlist)
-		if (!strcmp(e->name, name))
+	hlist_for_each_entry(e, &marker_table[hash_min(hash, MARKER_HASH_BITS)],
+			     hlist)
+		if (e->hash == hash && !strcmp(e->name, name))
 			return e;
 	return NULL;
 }
 
+static struct marker_entry *marker_entry_find(const char *name)
+{
+	return marker_entry_find_hashed(name, marker_name_hash(name));
+}
+
 static struct marker_entry *marker_entry_get(const char *name)
 {
-	struct marker_entry *e = marker_entry_find(name);
+	u32 hash = marker_name_hash(name);
+	struct marker_entry *e = marker_entry_find_hashed(name, hash);
 	size_t len = strlen(name) + 1;
 
 	if (e)
@@ -260,7 +269,8 @@ static struct marker_entry *marker_entry_get(const char *name)
 	INIT_LIST_HEAD(&e->sites);
 	INIT_LIST_HEAD(&e->update);
 	INIT_LIST_HEAD(&e->sync);
-	hlist_add_head(&e->hlist, marker_bucket(name));
+	e->hash = hash;
+	hlist_add_head(&e->hlist, &marker_table[hash_min(hash, MARKER_HASH_BITS)]);
 	return e;
 }
 
@@ -483,6 +493,7 @@ static int marker_site_prepare(struct marker_range *r, unsigned int i,
 	const struct marker_site *s = r->sorted[i];
 	unsigned long code = marker_site_code(s);
 	u8 found[MARKER_SITE_SIZE];
+	struct marker_entry *e;
 
 	if (marker_range_init_freed(r, code))
 		return 0;
@@ -494,6 +505,9 @@ static int marker_site_prepare(struct marker_range *r, unsigned int i,
 		clear_bit(i, r->busy);
 		return 1;
 	}
+	e = marker_entry_find(marker_site_marker(s)->name);
+	if (e)
+		e->busy = true;
 	if (!test_and_set_bit(i, r->busy)) {
 		if (copy_from_kernel_nofault(found, (void *)code, sizeof(found)))
 			memset(found, 0, sizeof(found));
@@ -595,6 +609,7 @@ static void marker_sites_sync_flagged(void)
 	struct marker *m;
 
 	list_for_each_entry_safe(e, tmp, &marker_sync_list, sync) {
+		e->busy = false;	/* until a site says otherwise */
 		list_for_each_entry(l, &e->sites, node) {
 			s = l->range->sorted[l->index];
 			m = marker_site_marker(s);
@@ -999,6 +1014,9 @@ static int marker_update_commit(struct marker_update *u)
 	marker_sites_publish(u);
 
 	list_for_each_entry_safe(e, tmp, &u->entries, update) {
+		/* Sites change with the state, or may come back from busy. */
+		if (!e->probes != !e->pending || e->busy)
+			marker_entry_sync(e);
 		if (e->pending == e->probes)
 			marker_array_settle_removals(e->probes, true);
 		else
@@ -1007,7 +1025,6 @@ static int marker_update_commit(struct marker_update *u)
 		e->pending = NULL;
 		e->in_update = false;
 		list_del_init(&e->update);
-		marker_entry_sync(e);
 		marker_entry_settle(e);
 	}
 	return 0;
