@@ -1,0 +1,1037 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Markers measured against tracepoints, in one boot.
+ *
+ * The module defines markers and, in marker_benchmark.h, tracepoints with
+ * the same three int arguments, and measures both side by side when it
+ * loads: a disabled site, a side-effecting argument at a disabled site,
+ * one and two empty probes, a probe that reads its arguments, the trace
+ * event recorded into the ring buffer, one probe registration, enabling
+ * and disabling 64 points, and enabling and disabling every event of the
+ * "markers" trace system. It prints a calibration line and a table of
+ * both figures and their ratio (marker / tracepoint).
+ *
+ * Costs are counted with get_cycles(). Under QEMU with -icount shift=0 the
+ * cycle counter (the TSC on x86) counts guest instructions, of all CPUs, so
+ * the figures are instructions and repeat exactly from boot to boot; the
+ * calibration line checks that with a loop of known length. Per-hit costs
+ * are net: the same loop without the site is subtracted. Each figure is
+ * the least of several runs, so an interrupt on the other CPU does not
+ * count. Figures of operations that wait (registration, enabling events)
+ * include the instructions other CPUs run meanwhile and, when every CPU
+ * idles, the virtual time that passes; their sync rounds are counted as
+ * function-call IPIs and their grace periods as well.
+ *
+ * The debugfs file marker_benchmark/registration measures registration
+ * again on each read, for the marker sites loaded by then, e.g. after
+ * loading a module with thousands more.
+ *
+ * No figure is judged: the module fails to load only when something does
+ * not work, such as a disabled marker evaluating its arguments, a probe
+ * not seeing the arguments of its site, or a registration failing.
+ *
+ * See "Benchmark" in Documentation/trace/markers.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/interrupt.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/timex.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_events.h>
+
+#define CREATE_TRACE_POINTS
+#include "marker_benchmark.h"
+
+static unsigned int loops = 10000;
+module_param(loops, uint, 0444);
+MODULE_PARM_DESC(loops, "hits per measured loop (default 10000)");
+
+static unsigned int runs = 5;
+module_param(runs, uint, 0444);
+MODULE_PARM_DESC(runs, "runs of each measure, the least counts (default 5)");
+
+#define MARKER_BENCH_FORMAT	"a %d b %d c %d"
+#define MARKER_BENCH_POINTS	64
+#define MARKER_BENCH_SYSTEM	"marker_benchmark"
+
+/* The typed face: mark_marker_bench_typed(a, b, c). */
+DECLARE_MARKER(marker_bench_typed, MARKER_PROTO(int a, int b, int c),
+	       MARKER_ARGS(a, b, c), MARKER_BENCH_FORMAT)
+
+/* A figure that could not be measured here. */
+#define MARKER_BENCH_NA		S64_MIN
+
+/* ---- Sites: each loop is the empty loop plus one site ---- */
+
+static unsigned long marker_bench_side_calls;
+
+/* An argument with a side effect: counts its calls. */
+static noinline int marker_bench_side(int v)
+{
+	WRITE_ONCE(marker_bench_side_calls, marker_bench_side_calls + 1);
+	return v;
+}
+
+typedef void (*marker_bench_loop_t)(unsigned int n);
+
+static noinline void marker_bench_loop_empty(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		barrier();
+}
+
+static noinline void marker_bench_loop_tracepoint(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		trace_marker_bench(i, i + 1, i + 2);
+		barrier();
+	}
+}
+
+static noinline void marker_bench_loop_marker(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		trace_mark(marker_bench, MARKER_BENCH_FORMAT, i, i + 1, i + 2);
+		barrier();
+	}
+}
+
+static noinline void marker_bench_loop_typed(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mark_marker_bench_typed(i, i + 1, i + 2);
+		barrier();
+	}
+}
+
+static noinline void marker_bench_loop_tracepoint_side(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		trace_marker_bench(marker_bench_side(i), i + 1, i + 2);
+		barrier();
+	}
+}
+
+static noinline void marker_bench_loop_marker_side(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		trace_mark(marker_bench, MARKER_BENCH_FORMAT,
+			   marker_bench_side(i), i + 1, i + 2);
+		barrier();
+	}
+}
+
+/*
+ * One site each and nothing else, never called: make bench compares their
+ * code (inline bytes up to the return, out-of-line bytes after it).
+ */
+static __used noinline void marker_bench_site_none(int a, int b, int c)
+{
+}
+
+static __used noinline void marker_bench_site_tracepoint(int a, int b, int c)
+{
+	trace_marker_bench(a, b, c);
+}
+
+static __used noinline void marker_bench_site_marker(int a, int b, int c)
+{
+	trace_mark(marker_bench, MARKER_BENCH_FORMAT, a, b, c);
+}
+
+/* The 64 points: a marker and a tracepoint of each name. */
+#define MARKER_BENCH_FIRE(n)						\
+	do {								\
+		trace_mark(marker_bench_batch##n, MARKER_BENCH_FORMAT,	\
+			   0, 0, 0);					\
+		trace_marker_bench_batch##n(0, 0, 0);			\
+	} while (0)
+
+#define MARKER_BENCH_FIRE8(g)						\
+	do {								\
+		MARKER_BENCH_FIRE(g##0);				\
+		MARKER_BENCH_FIRE(g##1);				\
+		MARKER_BENCH_FIRE(g##2);				\
+		MARKER_BENCH_FIRE(g##3);				\
+		MARKER_BENCH_FIRE(g##4);				\
+		MARKER_BENCH_FIRE(g##5);				\
+		MARKER_BENCH_FIRE(g##6);				\
+		MARKER_BENCH_FIRE(g##7);				\
+	} while (0)
+
+static noinline void marker_bench_fire_points(void)
+{
+	MARKER_BENCH_FIRE8(0);
+	MARKER_BENCH_FIRE8(1);
+	MARKER_BENCH_FIRE8(2);
+	MARKER_BENCH_FIRE8(3);
+	MARKER_BENCH_FIRE8(4);
+	MARKER_BENCH_FIRE8(5);
+	MARKER_BENCH_FIRE8(6);
+	MARKER_BENCH_FIRE8(7);
+}
+
+#define MARKER_BENCH_TP(n)	(&__tracepoint_marker_bench_batch##n)
+
+static struct tracepoint * const marker_bench_tps[MARKER_BENCH_POINTS] = {
+	MARKER_BENCH_TP(00), MARKER_BENCH_TP(01), MARKER_BENCH_TP(02),
+	MARKER_BENCH_TP(03), MARKER_BENCH_TP(04), MARKER_BENCH_TP(05),
+	MARKER_BENCH_TP(06), MARKER_BENCH_TP(07), MARKER_BENCH_TP(10),
+	MARKER_BENCH_TP(11), MARKER_BENCH_TP(12), MARKER_BENCH_TP(13),
+	MARKER_BENCH_TP(14), MARKER_BENCH_TP(15), MARKER_BENCH_TP(16),
+	MARKER_BENCH_TP(17), MARKER_BENCH_TP(20), MARKER_BENCH_TP(21),
+	MARKER_BENCH_TP(22), MARKER_BENCH_TP(23), MARKER_BENCH_TP(24),
+	MARKER_BENCH_TP(25), MARKER_BENCH_TP(26), MARKER_BENCH_TP(27),
+	MARKER_BENCH_TP(30), MARKER_BENCH_TP(31), MARKER_BENCH_TP(32),
+	MARKER_BENCH_TP(33), MARKER_BENCH_TP(34), MARKER_BENCH_TP(35),
+	MARKER_BENCH_TP(36), MARKER_BENCH_TP(37), MARKER_BENCH_TP(40),
+	MARKER_BENCH_TP(41), MARKER_BENCH_TP(42), MARKER_BENCH_TP(43),
+	MARKER_BENCH_TP(44), MARKER_BENCH_TP(45), MARKER_BENCH_TP(46),
+	MARKER_BENCH_TP(47), MARKER_BENCH_TP(50), MARKER_BENCH_TP(51),
+	MARKER_BENCH_TP(52), MARKER_BENCH_TP(53), MARKER_BENCH_TP(54),
+	MARKER_BENCH_TP(55), MARKER_BENCH_TP(56), MARKER_BENCH_TP(57),
+	MARKER_BENCH_TP(60), MARKER_BENCH_TP(61), MARKER_BENCH_TP(62),
+	MARKER_BENCH_TP(63), MARKER_BENCH_TP(64), MARKER_BENCH_TP(65),
+	MARKER_BENCH_TP(66), MARKER_BENCH_TP(67), MARKER_BENCH_TP(70),
+	MARKER_BENCH_TP(71), MARKER_BENCH_TP(72), MARKER_BENCH_TP(73),
+	MARKER_BENCH_TP(74), MARKER_BENCH_TP(75), MARKER_BENCH_TP(76),
+	MARKER_BENCH_TP(77),
+};
+
+/* "marker_bench_batch" and the index in two octal digits, as above. */
+static char marker_bench_point_names[MARKER_BENCH_POINTS][MARKER_NAME_MAX];
+static struct marker_probe_request marker_bench_reqs[MARKER_BENCH_POINTS];
+
+/* ---- Probes ---- */
+
+static int marker_bench_sum;
+static unsigned int marker_bench_tp_calls;
+static unsigned int marker_bench_marker_calls;
+
+static void marker_bench_tp_empty(void *data, int a, int b, int c)
+{
+}
+
+static void marker_bench_tp_read(void *data, int a, int b, int c)
+{
+	WRITE_ONCE(marker_bench_sum, a + b + c);
+}
+
+static void marker_bench_tp_count(void *data, int a, int b, int c)
+{
+	WRITE_ONCE(marker_bench_tp_calls, marker_bench_tp_calls + 1);
+}
+
+static void marker_bench_probe_empty(const struct marker *marker,
+				     void *probe_private, va_list *args)
+{
+}
+
+static void marker_bench_probe_read(const struct marker *marker,
+				    void *probe_private, va_list *args)
+{
+	int a = va_arg(*args, int);
+	int b = va_arg(*args, int);
+	int c = va_arg(*args, int);
+
+	WRITE_ONCE(marker_bench_sum, a + b + c);
+}
+
+static void marker_bench_probe_count(const struct marker *marker,
+				     void *probe_private, va_list *args)
+{
+	WRITE_ONCE(marker_bench_marker_calls, marker_bench_marker_calls + 1);
+}
+
+/* Private data telling apart several probes of the same function. */
+static int marker_bench_private[3];
+
+/* ---- Counting ---- */
+
+/* Function-call IPIs received by every online CPU so far. */
+static unsigned long marker_bench_call_ipis(void)
+{
+	unsigned long sum = 0;
+#if defined(CONFIG_X86) && defined(CONFIG_SMP)
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += per_cpu(irq_stat, cpu).irq_call_count;
+#endif
+	return sum;
+}
+
+static bool marker_bench_have_ipis(void)
+{
+	return IS_ENABLED(CONFIG_X86) && IS_ENABLED(CONFIG_SMP);
+}
+
+/* What an operation cost: cycles, call IPIs and RCU grace periods. */
+struct marker_bench_cost {
+	u64 cycles;
+	unsigned long ipis;
+	unsigned long gps;
+	struct rcu_gp_oldstate gp;
+};
+
+static void marker_bench_cost_start(struct marker_bench_cost *c)
+{
+	get_state_synchronize_rcu_full(&c->gp);
+	c->ipis = marker_bench_call_ipis();
+	c->cycles = get_cycles();
+}
+
+/*
+ * Turns @c into the cost since marker_bench_cost_start(). RCU sequence
+ * numbers, normal and expedited, advance by 4 per grace period (their two
+ * low bits are the phase).
+ */
+static void marker_bench_cost_stop(struct marker_bench_cost *c)
+{
+	struct rcu_gp_oldstate now;
+
+	c->cycles = get_cycles() - c->cycles;
+	c->ipis = marker_bench_call_ipis() - c->ipis;
+	get_state_synchronize_rcu_full(&now);
+	c->gps = 0;
+	if (IS_ENABLED(CONFIG_TREE_RCU))
+		c->gps = (now.rgos_norm - c->gp.rgos_norm +
+			  now.rgos_exp - c->gp.rgos_exp) / 4;
+}
+
+/* Cycles of one call of @loop, the least of @runs runs, interrupts off. */
+static u64 marker_bench_loop_cycles(marker_bench_loop_t loop)
+{
+	u64 best = U64_MAX, t;
+	unsigned long flags;
+	unsigned int run;
+
+	for (run = 0; run < runs; run++) {
+		local_irq_save(flags);
+		t = get_cycles();
+		loop(loops);
+		t = get_cycles() - t;
+		local_irq_restore(flags);
+		best = min(best, t);
+	}
+	return best;
+}
+
+/* Net cost of one hit of @loop's site, in tenths. */
+static s64 marker_bench_per_hit(marker_bench_loop_t loop)
+{
+	s64 site = marker_bench_loop_cycles(loop);
+	s64 empty = marker_bench_loop_cycles(marker_bench_loop_empty);
+
+	return div_s64((site - empty) * 10, loops);
+}
+
+/* ---- The table ---- */
+
+/* @v in tenths, as "2", "2.5", "87", "10.6k", "149k" or "1.25M". */
+static void marker_bench_figure(char *buf, size_t size, s64 v)
+{
+	const char *sign = v < 0 ? "-" : "";
+	u64 a;
+
+	if (v == MARKER_BENCH_NA) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	a = v < 0 ? -v : v;
+	if (a < 1000 && a % 10)
+		snprintf(buf, size, "%s%llu.%llu", sign, a / 10, a % 10);
+	else if (a < 100000)
+		snprintf(buf, size, "%s%llu", sign, (a + 5) / 10);
+	else if (a < 1000000)
+		snprintf(buf, size, "%s%llu.%lluk", sign, (a + 500) / 10000,
+			 (a + 500) / 1000 % 10);
+	else if (a < 10000000)
+		snprintf(buf, size, "%s%lluk", sign, (a + 5000) / 10000);
+	else
+		snprintf(buf, size, "%s%llu.%02lluM", sign,
+			 (a + 50000) / 10000000, (a + 50000) / 100000 % 100);
+}
+
+/*
+ * One row: @tracepoint and @marker in tenths (MARKER_BENCH_NA for none),
+ * and their ratio. Printed to @m if given, else to the kernel log.
+ */
+static void marker_bench_row(struct seq_file *m, const char *measure,
+			     s64 tracepoint, s64 marker)
+{
+	char tp[24], mk[24], ratio[24] = "-";
+	s64 r;
+
+	marker_bench_figure(tp, sizeof(tp), tracepoint);
+	marker_bench_figure(mk, sizeof(mk), marker);
+	if (tracepoint > 0 && marker != MARKER_BENCH_NA && marker >= 0) {
+		r = div64_s64(marker * 100 + tracepoint / 2, tracepoint);
+		snprintf(ratio, sizeof(ratio), "%lld.%02lld", r / 100, r % 100);
+	}
+	if (m)
+		seq_printf(m, "| %s | %s | %s | %s |\n", measure, tp, mk, ratio);
+	else
+		pr_info("| %s | %s | %s | %s |\n", measure, tp, mk, ratio);
+}
+
+static void marker_bench_count_row(struct seq_file *m, const char *measure,
+				   u64 tracepoint, u64 marker)
+{
+	marker_bench_row(m, measure, (s64)tracepoint * 10, (s64)marker * 10);
+}
+
+static void marker_bench_ipi_row(const char *measure, unsigned long tracepoint,
+				 unsigned long marker)
+{
+	if (marker_bench_have_ipis())
+		marker_bench_count_row(NULL, measure, tracepoint, marker);
+	else
+		marker_bench_row(NULL, measure, MARKER_BENCH_NA,
+				 MARKER_BENCH_NA);
+}
+
+/* ---- Calibration ---- */
+
+#ifdef CONFIG_X86
+/* 2 * @n instructions, and the return. */
+static noinline void marker_bench_known_loop(unsigned long n)
+{
+	asm volatile("1:\n\t"
+		     "dec %0\n\t"
+		     "jnz 1b"
+		     : "+r" (n) : : "cc");
+}
+
+/*
+ * Time two loops of known length with the cycle counter and the clock, each
+ * interval holding one read of the other: the difference is 2,000,000
+ * instructions, so under -icount shift=0 both count 1.000 instruction per
+ * cycle and per ns.
+ */
+static void marker_bench_calibrate(void)
+{
+	const unsigned long extra = 1000000, insns = 2 * extra;
+	u64 c0, c1, c2, n0, n1, n2, cycles, ns;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	c0 = get_cycles();
+	n0 = ktime_get_ns();
+	marker_bench_known_loop(1000);
+	c1 = get_cycles();
+	n1 = ktime_get_ns();
+	marker_bench_known_loop(1000 + extra);
+	c2 = get_cycles();
+	n2 = ktime_get_ns();
+	local_irq_restore(flags);
+
+	cycles = max((c2 - c1) - (c1 - c0), 1ULL);
+	ns = max((n2 - n1) - (n1 - n0), 1ULL);
+	pr_info("calibration: a loop of %lu instructions took %llu cycles and %llu ns: %llu.%03llu instructions per cycle, %llu.%03llu per ns\n",
+		insns, cycles, ns,
+		div64_u64(insns * 1000 + cycles / 2, cycles) / 1000,
+		div64_u64(insns * 1000 + cycles / 2, cycles) % 1000,
+		div64_u64(insns * 1000 + ns / 2, ns) / 1000,
+		div64_u64(insns * 1000 + ns / 2, ns) % 1000);
+}
+#else
+static void marker_bench_calibrate(void)
+{
+	pr_info("calibration: no loop of known length on this architecture\n");
+}
+#endif
+
+/* ---- Sites: disabled and enabled ---- */
+
+static int marker_bench_disabled(void)
+{
+	s64 tp, mk;
+	unsigned long tp_calls, mk_calls;
+
+	marker_bench_row(NULL, "disabled site",
+			 marker_bench_per_hit(marker_bench_loop_tracepoint),
+			 marker_bench_per_hit(marker_bench_loop_marker));
+
+	tp = marker_bench_per_hit(marker_bench_loop_tracepoint_side);
+	mk = marker_bench_per_hit(marker_bench_loop_marker_side);
+	marker_bench_row(NULL, "disabled, argument with a side-effecting call",
+			 tp, mk);
+
+	marker_bench_side_calls = 0;
+	marker_bench_loop_tracepoint_side(loops);
+	tp_calls = marker_bench_side_calls;
+	marker_bench_side_calls = 0;
+	marker_bench_loop_marker_side(loops);
+	mk_calls = marker_bench_side_calls;
+	marker_bench_row(NULL,
+			 "disabled, side-effecting call: calls per hit",
+			 div_s64((s64)tp_calls * 10, loops),
+			 div_s64((s64)mk_calls * 10, loops));
+	if (mk_calls) {
+		pr_err("a disabled marker evaluated its arguments (%lu calls in %u hits)\n",
+		       mk_calls, loops);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Register the same probe on both markers. */
+static int marker_bench_markers_register(marker_probe_func probe, void *priv)
+{
+	int ret;
+
+	ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT, probe,
+				    priv);
+	if (ret)
+		return ret;
+	ret = marker_probe_register("marker_bench_typed", MARKER_BENCH_FORMAT,
+				    probe, priv);
+	if (ret)
+		marker_probe_unregister("marker_bench", probe, priv);
+	return ret;
+}
+
+static void marker_bench_markers_unregister(marker_probe_func probe,
+					    void *priv)
+{
+	marker_probe_unregister("marker_bench", probe, priv);
+	marker_probe_unregister("marker_bench_typed", probe, priv);
+}
+
+/* Rows for trace_mark() and mark_<name>() with the probes attached now. */
+static void marker_bench_enabled_rows(const char *what)
+{
+	s64 tp = marker_bench_per_hit(marker_bench_loop_tracepoint);
+	char measure[80];
+
+	snprintf(measure, sizeof(measure), "enabled, %s: trace_mark()", what);
+	marker_bench_row(NULL, measure, tp,
+			 marker_bench_per_hit(marker_bench_loop_marker));
+	snprintf(measure, sizeof(measure), "enabled, %s: mark_<name>()", what);
+	marker_bench_row(NULL, measure, tp,
+			 marker_bench_per_hit(marker_bench_loop_typed));
+}
+
+static int marker_bench_enabled(void)
+{
+	void *p0 = &marker_bench_private[0], *p1 = &marker_bench_private[1];
+	int ret;
+
+	ret = register_trace_marker_bench(marker_bench_tp_empty, p0);
+	if (ret)
+		return ret;
+	ret = marker_bench_markers_register(marker_bench_probe_empty, p0);
+	if (ret)
+		goto out_tp0;
+	marker_bench_enabled_rows("1 empty probe");
+
+	ret = register_trace_marker_bench(marker_bench_tp_empty, p1);
+	if (ret)
+		goto out_marker0;
+	ret = marker_bench_markers_register(marker_bench_probe_empty, p1);
+	if (ret)
+		goto out_tp1;
+	marker_bench_enabled_rows("2 empty probes");
+
+	marker_bench_markers_unregister(marker_bench_probe_empty, p1);
+out_tp1:
+	unregister_trace_marker_bench(marker_bench_tp_empty, p1);
+out_marker0:
+	marker_bench_markers_unregister(marker_bench_probe_empty, p0);
+out_tp0:
+	unregister_trace_marker_bench(marker_bench_tp_empty, p0);
+	tracepoint_synchronize_unregister();
+	marker_synchronize_unregister();
+	if (ret)
+		return ret;
+
+	ret = register_trace_marker_bench(marker_bench_tp_read, NULL);
+	if (ret)
+		return ret;
+	ret = marker_bench_markers_register(marker_bench_probe_read, NULL);
+	if (ret)
+		goto out_read;
+	marker_bench_enabled_rows("1 probe reading its 3 arguments");
+
+	/* The last hit of each loop was (loops - 1, loops, loops + 1). */
+	marker_bench_sum = 0;
+	marker_bench_loop_tracepoint(loops);
+	if (marker_bench_sum != 3 * loops)
+		ret = -EIO;
+	marker_bench_sum = 0;
+	marker_bench_loop_marker(loops);
+	if (marker_bench_sum != 3 * loops)
+		ret = -EIO;
+	marker_bench_sum = 0;
+	marker_bench_loop_typed(loops);
+	if (marker_bench_sum != 3 * loops)
+		ret = -EIO;
+	if (ret)
+		pr_err("a probe did not see the arguments of its site\n");
+
+	marker_bench_markers_unregister(marker_bench_probe_read, NULL);
+out_read:
+	unregister_trace_marker_bench(marker_bench_tp_read, NULL);
+	tracepoint_synchronize_unregister();
+	marker_synchronize_unregister();
+	return ret;
+}
+
+/* ---- Trace events ---- */
+
+static int marker_bench_event_set(const char *system, const char *event,
+				  int set)
+{
+	int ret = trace_set_clr_event(system, event, set);
+
+	if (ret)
+		pr_err("cannot %s the events %s:%s: %d\n",
+		       set ? "enable" : "disable", system, event ?: "*", ret);
+	return ret;
+}
+
+/* A hit recorded into the ring buffer, the events enabled as tracefs does. */
+static int marker_bench_events(void)
+{
+	s64 tp, mk, typed;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_MARKERS_TRACE)) {
+		marker_bench_row(NULL, "tracefs event into the ring buffer",
+				 MARKER_BENCH_NA, MARKER_BENCH_NA);
+		return 0;
+	}
+	if (!tracing_is_on())
+		pr_info("tracing is off: events are not recorded\n");
+
+	ret = marker_bench_event_set(MARKER_BENCH_SYSTEM, "marker_bench", 1);
+	if (ret)
+		return ret;
+	tp = marker_bench_per_hit(marker_bench_loop_tracepoint);
+	marker_bench_event_set(MARKER_BENCH_SYSTEM, "marker_bench", 0);
+
+	ret = marker_bench_event_set("markers", "marker_bench", 1);
+	if (ret)
+		return ret;
+	mk = marker_bench_per_hit(marker_bench_loop_marker);
+	marker_bench_event_set("markers", "marker_bench", 0);
+
+	ret = marker_bench_event_set("markers", "marker_bench_typed", 1);
+	if (ret)
+		return ret;
+	typed = marker_bench_per_hit(marker_bench_loop_typed);
+	marker_bench_event_set("markers", "marker_bench_typed", 0);
+
+	marker_bench_row(NULL,
+			 "tracefs event into the ring buffer, 20-byte record: trace_mark()",
+			 tp, mk);
+	marker_bench_row(NULL,
+			 "tracefs event into the ring buffer, 20-byte record: mark_<name>()",
+			 tp, typed);
+	return 0;
+}
+
+/* ---- Registration ---- */
+
+static int marker_bench_count_site(const struct marker_site_info *info,
+				   void *data)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+/*
+ * The cost of registering a third probe on a point that has two: nothing
+ * to patch, for tracepoints nor markers. The least of @runs runs.
+ */
+static int marker_bench_register_once(u64 *tp_best, u64 *mk_best)
+{
+	void *p2 = &marker_bench_private[2];
+	struct marker_bench_cost c;
+	unsigned int run;
+	int ret;
+
+	*tp_best = U64_MAX;
+	*mk_best = U64_MAX;
+	for (run = 0; run < runs; run++) {
+		marker_bench_cost_start(&c);
+		ret = tracepoint_probe_register(&__tracepoint_marker_bench,
+						(void *)marker_bench_tp_empty,
+						p2);
+		marker_bench_cost_stop(&c);
+		if (ret)
+			return ret;
+		*tp_best = min(*tp_best, c.cycles);
+		tracepoint_probe_unregister(&__tracepoint_marker_bench,
+					    (void *)marker_bench_tp_empty, p2);
+		tracepoint_synchronize_unregister();
+
+		marker_bench_cost_start(&c);
+		ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT,
+					    marker_bench_probe_empty, p2);
+		marker_bench_cost_stop(&c);
+		if (ret)
+			return ret;
+		*mk_best = min(*mk_best, c.cycles);
+		marker_probe_unregister("marker_bench",
+					marker_bench_probe_empty, p2);
+		marker_synchronize_unregister();
+	}
+	return 0;
+}
+
+static int marker_bench_registration(struct seq_file *m)
+{
+	void *p0 = &marker_bench_private[0], *p1 = &marker_bench_private[1];
+	unsigned int sites = 0;
+	u64 tp = 0, mk = 0;
+	char measure[96];
+	int ret;
+
+	marker_iterate_sites(marker_bench_count_site, &sites);
+
+	ret = register_trace_marker_bench(marker_bench_tp_empty, p0);
+	if (ret)
+		return ret;
+	ret = register_trace_marker_bench(marker_bench_tp_empty, p1);
+	if (ret)
+		goto out_tp0;
+	ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT,
+				    marker_bench_probe_empty, p0);
+	if (ret)
+		goto out_tp1;
+	ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT,
+				    marker_bench_probe_empty, p1);
+	if (ret)
+		goto out_marker0;
+
+	ret = marker_bench_register_once(&tp, &mk);
+
+	marker_probe_unregister("marker_bench", marker_bench_probe_empty, p1);
+out_marker0:
+	marker_probe_unregister("marker_bench", marker_bench_probe_empty, p0);
+out_tp1:
+	unregister_trace_marker_bench(marker_bench_tp_empty, p1);
+out_tp0:
+	unregister_trace_marker_bench(marker_bench_tp_empty, p0);
+	tracepoint_synchronize_unregister();
+	marker_synchronize_unregister();
+	if (ret) {
+		pr_err("registration failed: %d\n", ret);
+		return ret;
+	}
+	snprintf(measure, sizeof(measure),
+		 "one probe registration, nothing to patch (%u marker sites loaded)",
+		 sites);
+	marker_bench_row(m, measure, (s64)tp * 10, (s64)mk * 10);
+	return 0;
+}
+
+/* ---- Enabling 64 points ---- */
+
+static void marker_bench_points_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < MARKER_BENCH_POINTS; i++) {
+		snprintf(marker_bench_point_names[i], MARKER_NAME_MAX,
+			 "marker_bench_batch%02o", i);
+		marker_bench_reqs[i] = (struct marker_probe_request) {
+			.name = marker_bench_point_names[i],
+			.format = MARKER_BENCH_FORMAT,
+			.probe = marker_bench_probe_count,
+		};
+	}
+}
+
+static void marker_bench_tps_unregister(unsigned int nr)
+{
+	while (nr--)
+		tracepoint_probe_unregister(marker_bench_tps[nr],
+					    (void *)marker_bench_tp_count,
+					    NULL);
+}
+
+static int marker_bench_tps_register(struct marker_bench_cost *on,
+				     struct marker_bench_cost *off)
+{
+	unsigned int i;
+	int ret = 0;
+
+	marker_bench_cost_start(on);
+	for (i = 0; i < MARKER_BENCH_POINTS && !ret; i++)
+		ret = tracepoint_probe_register(marker_bench_tps[i],
+						(void *)marker_bench_tp_count,
+						NULL);
+	marker_bench_cost_stop(on);
+	if (ret) {
+		marker_bench_tps_unregister(i - 1);
+		return ret;
+	}
+	marker_bench_tp_calls = 0;
+	marker_bench_fire_points();
+	if (marker_bench_tp_calls != MARKER_BENCH_POINTS)
+		ret = -EIO;
+	marker_bench_cost_start(off);
+	marker_bench_tps_unregister(MARKER_BENCH_POINTS);
+	marker_bench_cost_stop(off);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+static int marker_bench_markers_enable(bool batch,
+				       struct marker_bench_cost *on,
+				       struct marker_bench_cost *off)
+{
+	const struct marker_probe_request *r = marker_bench_reqs;
+	unsigned int i;
+	int ret = 0;
+
+	marker_bench_cost_start(on);
+	if (batch) {
+		ret = marker_probe_register_batch(r, MARKER_BENCH_POINTS);
+		i = ret ? 0 : MARKER_BENCH_POINTS;
+	} else {
+		for (i = 0; i < MARKER_BENCH_POINTS && !ret; i++)
+			ret = marker_probe_register(r[i].name, r[i].format,
+						    r[i].probe, NULL);
+		if (ret)
+			i--;
+	}
+	marker_bench_cost_stop(on);
+	if (ret) {
+		while (i--)
+			marker_probe_unregister(r[i].name, r[i].probe, NULL);
+		return ret;
+	}
+	marker_bench_marker_calls = 0;
+	marker_bench_fire_points();
+	if (marker_bench_marker_calls != MARKER_BENCH_POINTS)
+		ret = -EIO;
+	marker_bench_cost_start(off);
+	if (batch) {
+		marker_probe_unregister_batch(r, MARKER_BENCH_POINTS);
+	} else {
+		for (i = 0; i < MARKER_BENCH_POINTS; i++)
+			marker_probe_unregister(r[i].name, r[i].probe, NULL);
+	}
+	marker_bench_cost_stop(off);
+	marker_synchronize_unregister();
+	return ret;
+}
+
+static int marker_bench_points(void)
+{
+	struct marker_bench_cost tp_on, tp_off, one_on, one_off, b_on, b_off;
+	int ret;
+
+	marker_bench_points_init();
+	ret = marker_bench_tps_register(&tp_on, &tp_off);
+	if (!ret)
+		ret = marker_bench_markers_enable(false, &one_on, &one_off);
+	if (!ret)
+		ret = marker_bench_markers_enable(true, &b_on, &b_off);
+	if (ret) {
+		pr_err("enabling 64 points failed: %d\n", ret);
+		return ret;
+	}
+	marker_bench_ipi_row("enable 64 points one by one: call IPIs",
+			     tp_on.ipis, one_on.ipis);
+	marker_bench_count_row(NULL, "enable 64 points one by one: instructions",
+			       tp_on.cycles, one_on.cycles);
+	marker_bench_ipi_row("enable 64 points, markers in one batch: call IPIs",
+			     tp_on.ipis, b_on.ipis);
+	marker_bench_count_row(NULL,
+			       "enable 64 points, markers in one batch: instructions",
+			       tp_on.cycles, b_on.cycles);
+	marker_bench_ipi_row("disable 64 points one by one: call IPIs",
+			     tp_off.ipis, one_off.ipis);
+	marker_bench_count_row(NULL,
+			       "disable 64 points one by one: grace periods",
+			       tp_off.gps, one_off.gps);
+	marker_bench_ipi_row("disable 64 points, markers in one batch: call IPIs",
+			     tp_off.ipis, b_off.ipis);
+	marker_bench_count_row(NULL,
+			       "disable 64 points, markers in one batch: grace periods",
+			       tp_off.gps, b_off.gps);
+	return 0;
+}
+
+/* ---- Every event of a trace system ---- */
+
+static int marker_bench_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+struct marker_bench_names {
+	const char **names;
+	unsigned int nr;
+	unsigned int max;
+};
+
+static int marker_bench_add_name(const struct marker_site_info *info,
+				 void *data)
+{
+	struct marker_bench_names *n = data;
+
+	if (n->nr < n->max)
+		n->names[n->nr++] = info->marker->name;
+	return 0;
+}
+
+/* The marker names of the kernel and the loaded modules. */
+static unsigned int marker_bench_count_names(void)
+{
+	struct marker_bench_names n = { };
+	unsigned int sites = 0, i, names = 0;
+
+	marker_iterate_sites(marker_bench_count_site, &sites);
+	n.max = sites;
+	n.names = kcalloc(sites, sizeof(*n.names), GFP_KERNEL);
+	if (!n.names)
+		return 0;
+	marker_iterate_sites(marker_bench_add_name, &n);
+	sort(n.names, n.nr, sizeof(*n.names), marker_bench_name_cmp, NULL);
+	for (i = 0; i < n.nr; i++)
+		if (!i || strcmp(n.names[i - 1], n.names[i]))
+			names++;
+	kfree(n.names);
+	return names;
+}
+
+/*
+ * What writing 1, then 0, to events/<system>/enable costs: the same call
+ * tracefs makes, without the VFS.
+ */
+static int marker_bench_system(const char *system,
+			       struct marker_bench_cost *on,
+			       struct marker_bench_cost *off)
+{
+	int ret;
+
+	marker_bench_cost_start(on);
+	ret = marker_bench_event_set(system, NULL, 1);
+	marker_bench_cost_stop(on);
+	marker_bench_cost_start(off);
+	marker_bench_event_set(system, NULL, 0);
+	marker_bench_cost_stop(off);
+	return ret;
+}
+
+static int marker_bench_systems(void)
+{
+	struct marker_bench_cost tp_on, tp_off, mk_on, mk_off;
+	char measure[128], what[64];
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_MARKERS_TRACE))
+		return 0;
+	ret = marker_bench_system(MARKER_BENCH_SYSTEM, &tp_on, &tp_off);
+	if (!ret)
+		ret = marker_bench_system("markers", &mk_on, &mk_off);
+	if (ret)
+		return ret;
+
+	snprintf(what, sizeof(what), "(%u tracepoints, %u markers)",
+		 MARKER_BENCH_POINTS + 1, marker_bench_count_names());
+	snprintf(measure, sizeof(measure),
+		 "enable all events of a system %s: call IPIs", what);
+	marker_bench_ipi_row(measure, tp_on.ipis, mk_on.ipis);
+	snprintf(measure, sizeof(measure),
+		 "enable all events of a system %s: grace periods", what);
+	marker_bench_count_row(NULL, measure, tp_on.gps, mk_on.gps);
+	snprintf(measure, sizeof(measure),
+		 "disable all events of a system %s: call IPIs", what);
+	marker_bench_ipi_row(measure, tp_off.ipis, mk_off.ipis);
+	snprintf(measure, sizeof(measure),
+		 "disable all events of a system %s: grace periods", what);
+	marker_bench_count_row(NULL, measure, tp_off.gps, mk_off.gps);
+	return 0;
+}
+
+/* ---- debugfs and the module ---- */
+
+static DEFINE_MUTEX(marker_bench_mutex);
+static struct dentry *marker_bench_dir;
+
+static int marker_bench_registration_show(struct seq_file *m, void *v)
+{
+	int ret;
+
+	mutex_lock(&marker_bench_mutex);
+	ret = marker_bench_registration(m);
+	mutex_unlock(&marker_bench_mutex);
+	return ret;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_bench_registration);
+
+static int __init marker_bench_init(void)
+{
+	int ret;
+
+	if (!loops || !runs)
+		return -EINVAL;
+	mutex_lock(&marker_bench_mutex);
+	marker_bench_calibrate();
+	pr_info("instructions (cycles) per hit net of the empty loop, %u hits, least of %u runs:\n",
+		loops, runs);
+	pr_info("| measure | tracepoint | marker | marker/tracepoint |\n");
+	pr_info("|---|---|---|---|\n");
+	ret = marker_bench_disabled();
+	if (!ret)
+		ret = marker_bench_enabled();
+	if (!ret)
+		ret = marker_bench_events();
+	if (!ret)
+		ret = marker_bench_registration(NULL);
+	if (!ret)
+		ret = marker_bench_points();
+	if (!ret)
+		ret = marker_bench_systems();
+	mutex_unlock(&marker_bench_mutex);
+	if (ret) {
+		pr_err("benchmark failed: %d\n", ret);
+		return ret;
+	}
+	pr_info("done\n");
+
+	marker_bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("registration", 0444, marker_bench_dir, NULL,
+			    &marker_bench_registration_fops);
+	return 0;
+}
+
+static void __exit marker_bench_exit(void)
+{
+	debugfs_remove_recursive(marker_bench_dir);
+}
+
+module_init(marker_bench_init);
+module_exit(marker_bench_exit);
+
+MODULE_DESCRIPTION("Static markers measured against tracepoints");
+MODULE_LICENSE("GPL");
