@@ -335,9 +335,9 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 	} while (0)
 
 #define __marker_format(format, args...)	format
-/* The format is the marker's: only the arguments travel. */
+/* The format is the marker's own literal: only the arguments travel. */
 #define __marker_call(marker, format, args...)			\
-	__marker_probe_call(marker, ## args)
+	((void)(format), __marker_probe_call(marker, ## args))
 
 #endif /* CONFIG_MARKERS */
 
