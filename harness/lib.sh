@@ -5,9 +5,12 @@
 #   CACHE   where sources, builds, logs and the guest image live
 #           (default: $HOME/.cache/linux-markers)
 #   JOBS    parallel make jobs (default: number of CPUs)
+#   CCACHE  1: compile through ccache, its cache in $CACHE/ccache; 0: do
+#           not (default: 1)
 
 : "${CACHE:=$HOME/.cache/linux-markers}"
 : "${JOBS:=$(nproc)}"
+: "${CCACHE:=1}"
 
 # The repository root: the harness lives in $ROOT/harness.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +28,21 @@ if [ "${MARKERS_CACHE_LOCK:-}" != "$CACHE" ]; then
 		flock 9
 	fi
 	export MARKERS_CACHE_LOCK=$CACHE
+fi
+
+# Debian's ccache puts gcc, cc... in /usr/lib/ccache: first in PATH, every
+# compiler call goes through the cache, with the same command lines as
+# without it. The builds of different configs share it, so each one after
+# the first recompiles only the files whose preprocessed source differs.
+if [ "$CCACHE" != 0 ] && [ -d /usr/lib/ccache ]; then
+	case :$PATH: in
+	*:/usr/lib/ccache:*) ;;
+	*) PATH=/usr/lib/ccache:$PATH ;;
+	esac
+	export PATH CCACHE_DIR="$CACHE/ccache"
+	unset CCACHE_DISABLE
+else
+	export CCACHE_DISABLE=1
 fi
 
 say() { printf '>>> %s\n' "$*"; }
@@ -47,6 +65,17 @@ make_kernel() {
 	local out=$1
 	shift
 	make -C "$SRC" O="$out" ARCH=x86_64 -j"$JOBS" "$@"
+}
+
+# suffix NAME: what names the files of build $CACHE/NAME beside the main
+# build's: nothing for build, -X for build-X (guest-X-check.log,
+# initramfs-X.cpio...).
+suffix() {
+	case $1 in
+	build) ;;
+	build-*) echo "-${1#build-}" ;;
+	*) echo "-$1" ;;
+	esac
 }
 
 # our_files: the repository's kernel files (paths relative to $ROOT), i.e.
