@@ -5,9 +5,10 @@
 #   make check   all tests and gates; ends with "N passed, N failed, N skipped"
 #   make shell   boot the test guest with an interactive shell
 #
-# Pieces: deps source overlay kernel guest nomarkers checkpatch sparse,
-# clean (build output) and distclean (the whole cache). Works from any
-# directory (make -C path/to/repo check).
+# Pieces: deps source overlay kernel guest nomarkers nomodules generic
+# checkpatch sparse, clean (build output, not the compiler cache) and
+# distclean (the whole cache). Works from any directory
+# (make -C path/to/repo check).
 #
 # Variables (make VAR=value ...):
 #   CACHE         sources, builds, logs and the guest image
@@ -16,9 +17,11 @@
 #   TIMEOUT       seconds before a running guest counts as hung
 #   TEST_TIMEOUT  seconds one selftest may run in the guest
 #   JOBS          parallel jobs of the kernel build
+#   CCACHE        1: compile through ccache (in CACHE); 0: not
 #   APPEND        extra kernel command line
 #   QEMU_EXTRA    extra QEMU options (e.g. -icount shift=0)
 #   KUNIT_EXPECT  globs each of which must name a KUnit suite that ran
+#   KUNIT_EXPECT_GENERIC  the same for the generic path's boot
 #   FRAGMENTS     config fragments of the main kernel
 #   LINUX_SOURCE_VERSION  the linux-source-6.12 version to pin
 
@@ -30,19 +33,21 @@ MEM ?= 1G
 TIMEOUT ?= 900
 TEST_TIMEOUT ?= 300
 JOBS ?= $(shell nproc)
+CCACHE ?= 1
 APPEND ?=
 QEMU_EXTRA ?=
 KUNIT_EXPECT ?= *marker*
+KUNIT_EXPECT_GENERIC ?= marker_format_parse marker_field_fetch marker_registry
 FRAGMENTS ?= $(ROOT)/configs/base.config $(ROOT)/configs/debug.config
 LINUX_SOURCE_VERSION ?= 6.12.118-1~deb12u1
 
 H := $(ROOT)/harness
 
-export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS APPEND QEMU_EXTRA KUNIT_EXPECT \
-	LINUX_SOURCE_VERSION FRAGMENTS
+export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
+	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS
 
-.PHONY: check run shell deps source overlay kernel guest nomarkers checkpatch \
-	sparse clean distclean
+.PHONY: check run shell deps source overlay kernel guest nomarkers nomodules \
+	generic checkpatch sparse clean distclean
 
 check:
 	@$(H)/check
@@ -75,6 +80,26 @@ nomarkers: overlay
 	@$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config
 	@$(H)/build-kernel build-nomarkers vmlinux
 
+# CONFIG_MODULES=n with markers on: builds, our objects clean at W=1.
+nomodules: overlay
+	@$(H)/configure build-nomodules $(FRAGMENTS) $(ROOT)/configs/nomodules.config
+	@$(H)/build-kernel build-nomodules vmlinux
+	@$(H)/gate-sparse build-nomodules
+
+# x86 without patchable sites: builds, our objects clean at W=1, and its
+# KUnit suites pass in a boot (the results are counted as in make check).
+generic: overlay
+	@$(H)/configure build-generic $(FRAGMENTS) $(ROOT)/configs/generic.config
+	@$(H)/build-kernel build-generic bzImage modules
+	@$(H)/gate-sparse build-generic
+	@$(H)/build-initramfs build-generic
+	@$(H)/boot kunit build-generic
+	@KUNIT_EXPECT='$(KUNIT_EXPECT_GENERIC)' $(H)/report-guest \
+		$(CACHE)/logs/guest-generic-kunit.log /dev/null | awk -F'\t' \
+		'{ n[$$1]++ } $$1 == "fail" { print "FAIL", $$2, $$3 } END { \
+		printf "%d passed, %d failed, %d skipped\n", n["pass"], n["fail"], n["skip"]; \
+		exit n["fail"] > 0 }'
+
 checkpatch: overlay
 	@$(H)/gate-checkpatch
 
@@ -82,9 +107,9 @@ sparse: kernel
 	@$(H)/gate-sparse
 
 clean:
-	rm -rf $(CACHE)/build $(CACHE)/build-nomarkers $(CACHE)/build-gates \
-		$(CACHE)/kconfig-* $(CACHE)/test-modules $(CACHE)/selftests \
-		$(CACHE)/initramfs* $(CACHE)/guest-exit $(CACHE)/logs $(CACHE)/results.txt
+	rm -rf $(CACHE)/build $(CACHE)/build-* $(CACHE)/kconfig-* \
+		$(CACHE)/test-modules $(CACHE)/selftests $(CACHE)/initramfs* \
+		$(CACHE)/guest-exit $(CACHE)/logs $(CACHE)/results.txt
 
 distclean:
 	rm -rf $(CACHE)
