@@ -4,6 +4,7 @@
 #   make run     build everything, boot QEMU, run samples/markers/marker-demo.sh
 #   make check   all tests and gates; ends with "N passed, N failed, N skipped"
 #   make shell   boot the test guest with an interactive shell
+#   make bench   measure markers against tracepoints (QEMU -icount)
 #
 # Pieces: deps source overlay kernel guest nomarkers nomodules generic
 # checkpatch sparse, clean (build output, not the compiler cache) and
@@ -46,8 +47,8 @@ H := $(ROOT)/harness
 export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS
 
-.PHONY: check run shell deps source overlay kernel guest nomarkers nomodules \
-	generic checkpatch sparse clean distclean
+.PHONY: check run shell bench deps source overlay kernel guest nomarkers \
+	nomodules generic checkpatch sparse clean distclean
 
 check:
 	@$(H)/check
@@ -57,6 +58,10 @@ run: guest
 
 shell: guest
 	@$(H)/boot shell
+
+# The benchmark kernel (no debug options, JUMP_LABEL) and its table.
+bench: overlay
+	@$(H)/bench
 
 deps:
 	@$(H)/install-deps
