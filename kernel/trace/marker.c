@@ -96,8 +96,6 @@ struct marker_entry {
 	struct marker_probe_array *pending;	/* the next array, may be NULL */
 	char *pending_format;			/* format the update brings */
 	bool in_update;
-	unsigned int check_sites;	/* sites to enable, and those that can be */
-	unsigned int check_usable;
 	/* Settled state: */
 	struct list_head sync;	/* on marker_sync_list: sites to patch */
 	char *format;		/* of the sites and checked probes, or NULL */
@@ -525,6 +523,7 @@ static int marker_site_prepare(struct marker_range *r, unsigned int i,
  */
 static int marker_sites_check(struct marker_update *u)
 {
+	unsigned int sites, usable;
 	struct marker_entry *e;
 	struct marker_link *l;
 	struct marker_site *s;
@@ -533,22 +532,22 @@ static int marker_sites_check(struct marker_update *u)
 	list_for_each_entry(e, &u->entries, update) {
 		if (e->probes || !e->pending)
 			continue;
+		sites = 0;
+		usable = 0;
 		list_for_each_entry(l, &e->sites, node) {
 			s = l->range->sorted[l->index];
 			if (marker_site_marker(s)->flags & MARKER_FLAG_CONFLICT ||
 			    marker_range_init_freed(l->range, marker_site_code(s)))
 				continue;
-			e->check_sites++;
+			sites++;
 			if (marker_site_prepare(l->range, l->index, true) >= 0)
-				e->check_usable++;
+				usable++;
 		}
-		if (e->check_sites && !e->check_usable) {
+		if (sites && !usable) {
 			pr_warn("cannot enable marker %s: its %u sites are busy\n",
-				e->name, e->check_sites);
+				e->name, sites);
 			ret = -EBUSY;
 		}
-		e->check_sites = 0;
-		e->check_usable = 0;
 	}
 	return ret;
 }
