@@ -18,6 +18,11 @@
 
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/static_call.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
 
@@ -44,43 +49,63 @@ typedef void (*marker_probe_func)(const struct marker *marker,
 /* Longest marker name, terminating NUL included. */
 #define MARKER_NAME_MAX		64
 
+struct marker_typed;
+
 /* One per site, in the __markers section; sites of one name share probes. */
 struct marker {
 	const char *name;		/* in __markers_strings */
 	const char *format;		/* in __markers_strings */
 	void __rcu *probes;		/* struct marker_probe_array, or NULL */
+	struct marker_typed *typed;	/* a mark_<name>() site's, else NULL */
 	unsigned char state;		/* 1 while probes are attached */
 	unsigned char flags;		/* MARKER_FLAG_* */
 } __aligned(8);
 
-/* The site has a format other than its name's; it stays disabled. */
+/*
+ * The site is left disabled: its format is not its name's, or it is a
+ * trace_mark() site of a name declared with DECLARE_MARKER() (or the other
+ * way round).
+ */
 #define MARKER_FLAG_CONFLICT	0x01
 /* A debug marker (name starting with "__"): no promise across versions. */
 #define MARKER_FLAG_DEBUG	0x02
+/* A mark_<name>() site of a marker declared with DECLARE_MARKER(). */
+#define MARKER_FLAG_TYPED	0x04
+
+/* A name starting with "__" is a debug marker. */
+#define __marker_flags(id)						\
+	(#id[0] == '_' && #id[1] == '_' ? MARKER_FLAG_DEBUG : 0)
 
 /**
- * DECLARE_MARKER - declare a marker once, in a subsystem's marker header
+ * DECLARE_MARKER - declare a typed marker once, in a subsystem's marker header
  * @name: marker name; a leading "__" makes it a debug marker
- * @proto: the C prototype, as MARKER_PROTO(type arg, ...) or
- *	MARKER_PROTO(void)
- * @args: the argument names, as MARKER_ARGS(arg, ...) or MARKER_ARGS()
- * @format: the format, checked against @proto here, once
+ * @proto: the C prototype, as MARKER_PROTO(type arg, ...)
+ * @args: the parameter names of @proto, as MARKER_ARGS(arg, ...)
+ * @format: the format of the marker's fields
+ * @values: the fields' values, computed from @args, as
+ *	MARKER_VALUES(expr, ...); checked against @format here, once
  *
- * Defines mark_<name>(@proto), a type-checked inline whose body is the
- * trace_mark() site, so that call sites read mark_futex_wait(uaddr, val)
- * and the event set of a subsystem is reviewed in one header
- * (include/trace/markers/<subsystem>.h). Unlike trace_mark(), the
- * arguments of mark_<name>() are evaluated by the caller: pass values
- * that are cheap to compute.
+ * Defines mark_<name>(@proto), the site: call sites read
+ * mark_futex_wait(uaddr, op, val, ...), and the event set of a subsystem is
+ * reviewed in one header (include/trace/markers/<subsystem>.h). It also
+ * defines register_mark_<name>() and unregister_mark_<name>() for typed
+ * probes, void probe(void *data, @proto), which are called with the
+ * site's arguments in registers: the only probe of a marker directly,
+ * through a static call, as a tracepoint calls its only probe. Probes with
+ * a format (marker_probe_register()) see @values, computed only for them.
+ *
+ * Exactly one file of the kernel or module defines what the header
+ * declares, by defining CREATE_MARKERS before including it.
  */
-#define DECLARE_MARKER(name, proto, args, format)			\
-	static __always_inline void mark_##name(proto)			\
-	{								\
-		trace_mark(name, format, args);				\
-	}
+#define DECLARE_MARKER(name, proto, args, format, values)		\
+	__DECLARE_MARKER(name, __MARKER_PARAMS(proto),			\
+			 __MARKER_PARAMS(args), format,			\
+			 __MARKER_PARAMS(values))
 
 #define MARKER_PROTO(args...)	args
+#define __MARKER_PARAMS(args...)	args
 #define MARKER_ARGS(args...)	args
+#define MARKER_VALUES(args...)	args
 
 #ifdef CONFIG_MARKERS
 
@@ -110,13 +135,24 @@ void marker_synchronize_unregister(void);
  * @format: as for marker_probe_register(); ignored when unregistering
  * @probe: the probe
  * @probe_private: passed to @probe
+ * @typed: NULL for a probe of type marker_probe_func; for a typed probe
+ *	(void probe(void *data, proto) of a DECLARE_MARKER() marker, cast
+ *	to marker_probe_func through void *), the marker's
+ *	__marker_typed_<name>, as register_mark_<name>() passes it; @name and
+ *	@format are then ignored: the declaration's are used
  */
 struct marker_probe_request {
 	const char *name;
 	const char *format;
 	marker_probe_func probe;
 	void *probe_private;
+	struct marker_typed *typed;
 };
+
+int marker_probe_register_typed(struct marker_typed *typed, void *probe,
+				void *probe_private);
+int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
+				  void *probe_private);
 
 int marker_probe_register_batch(const struct marker_probe_request *reqs,
 				unsigned int nr);
@@ -195,6 +231,30 @@ static inline int marker_probe_unregister_private_data(marker_probe_func probe,
 
 static inline void marker_synchronize_unregister(void) { }
 
+#define __DECLARE_MARKER(name, proto, args, format, values)		\
+	static __always_inline void mark_##name(proto)			\
+	{								\
+		static_assert(sizeof(#name) <= MARKER_NAME_MAX,		\
+			      "marker name " #name " is longer than "	\
+			      "MARKER_NAME_MAX - 1 characters");	\
+		if (0)							\
+			__marker_check_format(#name, format, values);	\
+		if (0)							\
+			__marker_args(0, args);			\
+	}								\
+	static inline int						\
+	register_mark_##name(void (*probe)(void *data, proto), void *data) \
+	{								\
+		return -EOPNOTSUPP;					\
+	}								\
+	static inline int						\
+	unregister_mark_##name(void (*probe)(void *data, proto), void *data) \
+	{								\
+		return -EOPNOTSUPP;					\
+	}
+
+#define __MARKER_CREATE(...)
+
 static inline bool marker_text_reserved(void *start, void *end)
 {
 	return false;
@@ -247,6 +307,11 @@ int marker_format_parse(const char *format, struct marker_field *fields,
 u64 marker_field_fetch(const struct marker_field *field, va_list *args);
 
 /* ---- Plumbing below: not needed to add a marker. ---- */
+
+/* Never called: uses a typed marker's arguments where nothing else does. */
+static inline void __marker_args(int dummy, ...)
+{
+}
 
 /* Never called: lets the compiler check @args against @format. */
 static inline __printf(2, 3) void __marker_check_format(const char *name,
@@ -301,6 +366,55 @@ void arch_marker_site_apply(void);
 
 void __marker_probe_call(const struct marker *marker, ...);
 
+/*
+ * A probe attached to a name: a typed probe, void func(void *data, proto),
+ * or a marker_probe_func; its place in the array says which. Once detached
+ * from a published array that could not be replaced (no memory), ->func is
+ * a stub that takes and does nothing, called through either type as
+ * kernel/tracepoint.c calls its stub.
+ */
+struct marker_probe {
+	void *func;
+	void *probe_private;
+	bool checked;			/* registered with a format */
+	bool removing;			/* detached by the update being built */
+};
+
+/*
+ * What sites and typed markers point to: copied on write, published with
+ * RCU, freed after a grace period. The ->nr_typed typed probes come first,
+ * then a slot whose ->func is NULL, then the probes with a format, then
+ * another NULL slot: each group ends where its ->func is NULL, as a
+ * tracepoint's array does, and keeps its registration order. ->nr counts
+ * the probes, ->nr_slots the slots. ->data is the first slot's private
+ * pointer: a typed marker's static call passes it to its only probe.
+ */
+struct marker_probe_array {
+	struct rcu_head rcu;
+	void *data;
+	unsigned int nr;
+	unsigned int nr_typed;
+	unsigned int nr_slots;
+	struct marker_probe probes[] __counted_by(nr_slots);
+};
+
+/*
+ * The name-wide part of a marker declared with DECLARE_MARKER(), defined
+ * once (CREATE_MARKERS): the probes of all its sites, its static call and
+ * the iterator that calls several probes. ->marker names it to probes
+ * with a format.
+ */
+struct marker_typed {
+	struct marker marker;
+	struct marker_probe_array __rcu *probes;
+	struct static_call_key *key;
+	void *tramp;
+	void *iterator;
+};
+
+void __marker_call_varargs(const struct marker *marker, void *func,
+			   void *probe_private, ...);
+
 /* The core kernel's markers and sites, bounded by the linker script. */
 extern struct marker __start___markers[], __stop___markers[];
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
@@ -325,14 +439,149 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 		__section("__markers") __used __aligned(8) = {		\
 			.name = __marker_str_##id,			\
 			.format = __marker_str_##id + sizeof(#id),	\
-			.flags = #id[0] == '_' && #id[1] == '_' ?	\
-				 MARKER_FLAG_DEBUG : 0,			\
+			.flags = __marker_flags(id),			\
 		};							\
 		if (0)							\
 			__marker_check_format(#id, __VA_ARGS__);	\
 		if (marker_site_enabled(&__marker_##id))		\
 			__marker_call(&__marker_##id, __VA_ARGS__);	\
 	} while (0)
+
+/*
+ * A mark_<name>() site: as __trace_mark(), and when enabled the typed call,
+ * made with preemption disabled as a tracepoint's.
+ */
+#define __trace_mark_typed(id, fmt, args...)				\
+	do {								\
+		static_assert(sizeof(#id) <= MARKER_NAME_MAX,		\
+			      "marker name " #id " is longer than "	\
+			      "MARKER_NAME_MAX - 1 characters");	\
+		static const char __marker_str_##id[]			\
+		__section("__markers_strings") __aligned(1) =		\
+			#id "\0" fmt;				\
+		static struct marker __marker_##id			\
+		__section("__markers") __used __aligned(8) = {		\
+			.name = __marker_str_##id,			\
+			.format = __marker_str_##id + sizeof(#id),	\
+			.typed = &__marker_typed_##id,			\
+			.flags = __marker_flags(id) | MARKER_FLAG_TYPED,	\
+		};							\
+		if (marker_site_enabled(&__marker_##id))		\
+			__marker_typed_call(id, args);			\
+	} while (0)
+
+/*
+ * Context: the site's. Calls the only typed probe directly, or the
+ * marker's iterator (__marker_iter_<name>) when there are several probes
+ * or probes with a format; the registry switches the static call.
+ */
+#define __marker_typed_call(id, args...)				\
+	do {								\
+		struct marker_probe_array *__a;				\
+									\
+		preempt_disable_notrace();				\
+		__a = rcu_dereference_sched(__marker_typed_##id.probes);	\
+		if (likely(__a))					\
+			static_call(marker_call_##id)(__a->data, args);	\
+		preempt_enable_notrace();				\
+	} while (0)
+
+/*
+ * Besides mark_<name>() and the registration inlines, expands to the
+ * definitions (__MARKER_CREATE()) in the one file that defines
+ * CREATE_MARKERS. The prototype and argument lists are used several times,
+ * as in include/linux/tracepoint.h: they are types and names, and the
+ * values are evaluated only by the iterator.
+ */
+#define __DECLARE_MARKER(name, proto, args, format, values)		\
+	extern struct marker_typed __marker_typed_##name;		\
+	void __marker_iter_##name(void *__data, __MARKER_PARAMS(proto));	\
+	DECLARE_STATIC_CALL(marker_call_##name, __marker_iter_##name);	\
+	static __always_inline void mark_##name(proto)			\
+	{								\
+		__trace_mark_typed(name, format, args);			\
+		if (0)							\
+			__marker_check_format(#name, format, values);	\
+	}								\
+	static inline int						\
+	register_mark_##name(void (*probe)(void *data, proto), void *data) \
+	{								\
+		return marker_probe_register_typed(&__marker_typed_##name, \
+						   (void *)probe, data);	\
+	}								\
+	static inline int						\
+	unregister_mark_##name(void (*probe)(void *data, proto), void *data) \
+	{								\
+		return marker_probe_unregister_typed(&__marker_typed_##name, \
+						     (void *)probe, data);	\
+	}								\
+	__MARKER_CREATE(CREATE_MARKERS, name, __MARKER_PARAMS(proto),	\
+			__MARKER_PARAMS(args), format,			\
+			__MARKER_PARAMS(values))
+
+/*
+ * __MARKER_DEFINE_ where CREATE_MARKERS is defined (empty) when the
+ * declaration expands, else __MARKER_DEFINE_CREATE_MARKERS: nothing.
+ */
+#define __MARKER_CREATE(c, name, proto, args, format, values)		\
+	__MARKER_CREATE_(c, name, __MARKER_PARAMS(proto),		\
+			 __MARKER_PARAMS(args), format, __MARKER_PARAMS(values))
+#define __MARKER_CREATE_(c, name, proto, args, format, values)		\
+	__MARKER_DEFINE_##c(name, __MARKER_PARAMS(proto),		\
+			    __MARKER_PARAMS(args), format,		\
+			    __MARKER_PARAMS(values))
+#define __MARKER_DEFINE_CREATE_MARKERS(...)
+
+#define __MARKER_TYPED_INIT(n, fmt) {					\
+		.marker = {						\
+			.name = #n,					\
+			.format = fmt,					\
+			.flags = __marker_flags(n) | MARKER_FLAG_TYPED,	\
+		},							\
+		.key = &STATIC_CALL_KEY(marker_call_##n),		\
+		.tramp = STATIC_CALL_TRAMP_ADDR(marker_call_##n),	\
+		.iterator = __marker_iter_##n,				\
+	}
+
+/* For modules with mark_<name>() sites or typed probes. */
+#define __MARKER_EXPORT(n)	EXPORT_SYMBOL_GPL(__marker_typed_##n)
+
+/*
+ * The iterator: the site's context, preemption disabled; no locks, no
+ * allocation. Typed probes are called as the static call calls the only
+ * one, without a recursion guard, as tracepoint probes are; probes with a
+ * format get __marker_call_varargs(), which keeps the guard.
+ */
+#define __MARKER_DEFINE_(n, proto, args, fmt, values)			\
+	struct marker_typed __marker_typed_##n = __MARKER_TYPED_INIT(n, fmt); \
+	__MARKER_EXPORT(n);						\
+	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
+	EXPORT_STATIC_CALL_GPL(marker_call_##n);			\
+	static noinline void notrace					\
+	__marker_iter_va_##n(struct marker_probe *__p, __MARKER_PARAMS(proto)) \
+	{								\
+		void *__func;						\
+									\
+		for (; (__func = READ_ONCE(__p->func)); __p++)		\
+			__marker_call_varargs(&__marker_typed_##n.marker,	\
+					      __func, __p->probe_private, \
+					      values);			\
+	}								\
+	void notrace __marker_iter_##n(void *__data, __MARKER_PARAMS(proto)) \
+	{								\
+		struct marker_probe_array *__a;				\
+		struct marker_probe *__p;				\
+		void *__func;						\
+									\
+		__a = rcu_dereference_sched(__marker_typed_##n.probes);	\
+		if (unlikely(!__a))					\
+			return;						\
+		for (__p = __a->probes; (__func = READ_ONCE(__p->func)); __p++) \
+			((void (*)(void *, proto))__func)(__p->probe_private, \
+							  args);	\
+		if (unlikely(READ_ONCE(__p[1].func)))			\
+			__marker_iter_va_##n(__p + 1, args);		\
+	}
 
 #define __marker_format(format, args...)	format
 /* The format is the marker's own literal: only the arguments travel. */

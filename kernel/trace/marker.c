@@ -13,13 +13,25 @@
  * every walk of the entries; with patchable sites, text_mutex is held from
  * the check of the sites' bytes to the end of their patching, so no other
  * patcher (kprobes, the kprobe optimizer) can write a site in between. Order:
- * cpus_read_lock(), marker_mutex, text_mutex. The probe-call path takes no
+ * marker_mutex, cpus_read_lock(), text_mutex; the last two only while sites
+ * are checked or patched, so an update that patches nothing takes
+ * marker_mutex alone. The probe-call path takes no
  * lock: it reads the site's probe array under preempt-disabled RCU; arrays
  * are copied on write and freed after a grace period.
  *
  * Detaching a probe cannot fail: when the smaller array cannot be allocated,
  * the probe's slot in the published array is pointed at a stub that does
  * nothing, as kernel/tracepoint.c does.
+ *
+ * Typed markers (DECLARE_MARKER()) also publish their array in their
+ * struct marker_typed, and their sites call through a static call: the
+ * only typed probe directly, or the marker's iterator. Switching it follows
+ * kernel/tracepoint.c: to the iterator before an array it cannot serve is
+ * published; to a probe only after its array is published and a grace
+ * period has passed since the array before was replaced, so no CPU passes
+ * a stale ->data to it. Static calls are updated with marker_mutex held
+ * and nothing else (static_call_update() takes cpus_read_lock() and
+ * text_mutex itself).
  *
  * Formats: the first site of a name (or the first format-checked probe,
  * before any site) sets the name's format; a site with another format is a
@@ -47,6 +59,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
@@ -54,25 +67,6 @@
 #include <kunit/visibility.h>
 
 #include "marker_internal.h"
-
-struct marker_probe {
-	marker_probe_func func;		/* marker_probe_stub once detached */
-	void *probe_private;
-	bool checked;			/* registered with a format */
-	bool removing;			/* detached by the update being built */
-};
-
-/*
- * What a site's ->probes points to. Once published, only ->func of a slot
- * changes: to marker_probe_stub, when a probe is detached and no smaller
- * array could be allocated (->removing and ->checked are written under
- * marker_mutex and never read by the probe-call path).
- */
-struct marker_probe_array {
-	struct rcu_head rcu;
-	unsigned int nr;
-	struct marker_probe probes[] __counted_by(nr);
-};
 
 /*
  * A struct marker or a site of a range, on the list of its name's entry:
@@ -104,6 +98,13 @@ struct marker_entry {
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
 	unsigned int nr_conflicts;	/* struct markers left out for their format */
 	bool busy;		/* a site was busy at the last look */
+	/* Declared with DECLARE_MARKER(): */
+	struct marker_typed *typed;	/* of its sites and typed probes */
+	unsigned int nr_typed;	/* attached mark_<name>() sites */
+	void *call;		/* the static call's probe; NULL: the iterator */
+	void *call_data;	/* what the sites pass it */
+	unsigned long call_gp;	/* grace period after the last array replaced */
+	struct list_head direct;	/* to give the static call its probe */
 	u32 hash;		/* full_name_hash() of the name */
 	char name[];
 };
@@ -156,6 +157,38 @@ static DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
 
 /* ---- Probe-call path ---- */
 
+/*
+ * Enter the probes with a format in this context (task, softirq, IRQ or
+ * NMI): 0 if this CPU already runs them in this context (a probe fired a
+ * marker), counted as a drop; else the bit to give marker_exit().
+ * Preemption disabled; any context.
+ */
+static __always_inline unsigned int marker_enter(void)
+{
+	unsigned int bit = 1U << interrupt_context_level();
+
+	if (unlikely(this_cpu_read(marker_nesting) & bit)) {
+		this_cpu_inc(marker_recursion_drops);
+		return 0;
+	}
+	this_cpu_or(marker_nesting, bit);
+	return bit;
+}
+
+static __always_inline void marker_exit(unsigned int bit)
+{
+	this_cpu_and(marker_nesting, ~bit);
+}
+
+/*
+ * Takes the slot of a probe detached when no smaller array could be
+ * allocated; called through either probe type, it takes and does
+ * nothing. Context: any.
+ */
+static void notrace marker_probe_stub(void)
+{
+}
+
 /* Is RCU watching this CPU? Preemption disabled; no call with tree RCU. */
 static __always_inline bool marker_rcu_watching(void)
 {
@@ -180,50 +213,71 @@ static __always_inline bool marker_rcu_watching(void)
 void notrace __marker_probe_call(const struct marker *marker, ...)
 {
 	struct marker_probe_array *array;
-	unsigned int bit, i;
+	struct marker_probe *p;
+	marker_probe_func func;
+	unsigned int bit;
 	/* Set by va_start() before each use: not worth zeroing every hit. */
 	va_list args __uninitialized;
 
 	preempt_disable_notrace();
 	if (unlikely(!marker_rcu_watching()))
 		goto out;
-	bit = 1U << interrupt_context_level();
-	if (unlikely(this_cpu_read(marker_nesting) & bit)) {
-		this_cpu_inc(marker_recursion_drops);
+	bit = marker_enter();
+	if (unlikely(!bit))
 		goto out;
-	}
-	this_cpu_or(marker_nesting, bit);
 
 	array = rcu_dereference_sched(marker->probes);
-	if (likely(array)) {
-		for (i = 0; i < array->nr; i++) {
-			marker_probe_func func = READ_ONCE(array->probes[i].func);
-
-			va_start(args, marker);
-			func(marker, array->probes[i].probe_private, &args);
-			va_end(args);
-		}
+	/* Typed probes, first in the array, have mark_<name>() sites only. */
+	for (p = array ? &array->probes[array->nr_typed + 1] : NULL;
+	     p && (func = READ_ONCE(p->func)); p++) {
+		va_start(args, marker);
+		func(marker, p->probe_private, &args);
+		va_end(args);
 	}
 
-	this_cpu_and(marker_nesting, ~bit);
+	marker_exit(bit);
 out:
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__marker_probe_call);
 
-/*
- * Takes the slot of a probe detached when no smaller array could be
- * allocated. Context: any, as __marker_probe_call().
+/**
+ * __marker_call_varargs - call a probe with a format from a typed marker
+ * @marker: the typed marker's name and format
+ * @func: the probe, a marker_probe_func
+ * @probe_private: its private pointer
+ *
+ * The iterator of a DECLARE_MARKER() marker calls this with the marker's
+ * values. Context: the iterator's (any, preemption disabled). A probe that
+ * fires a marker in the same context on this CPU is not called again from
+ * it (counted in marker_recursion_drops).
  */
-static void notrace marker_probe_stub(const struct marker *marker,
-				      void *probe_private, va_list *args)
+void notrace __marker_call_varargs(const struct marker *marker, void *func,
+				   void *probe_private, ...)
 {
+	unsigned int bit = marker_enter();
+	va_list args;
+
+	if (unlikely(!bit))
+		return;
+	va_start(args, probe_private);
+	((marker_probe_func)func)(marker, probe_private, &args);
+	va_end(args);
+	marker_exit(bit);
+}
+EXPORT_SYMBOL_GPL(__marker_call_varargs);
+
+/* Probe @i of @a, counting typed probes first, then the others. */
+static struct marker_probe *marker_slot(struct marker_probe_array *a,
+					unsigned int i)
+{
+	return &a->probes[i < a->nr_typed ? i : i + 1];
 }
 
 /* Is this slot a probe that stays attached once the update is done? */
 static bool marker_probe_live(const struct marker_probe *p)
 {
-	return p->func != marker_probe_stub && !p->removing;
+	return p->func != (void *)marker_probe_stub && !p->removing;
 }
 
 /* ---- Entries ---- */
@@ -267,6 +321,8 @@ static struct marker_entry *marker_entry_get(const char *name)
 	INIT_LIST_HEAD(&e->sites);
 	INIT_LIST_HEAD(&e->update);
 	INIT_LIST_HEAD(&e->sync);
+	INIT_LIST_HEAD(&e->direct);
+	e->call_gp = get_completed_synchronize_rcu();
 	e->hash = hash;
 	hlist_add_head(&e->hlist, &marker_table[hash_min(hash, MARKER_HASH_BITS)]);
 	return e;
@@ -277,8 +333,33 @@ static unsigned int marker_entry_checked(const struct marker_entry *e)
 	unsigned int i, n = 0;
 
 	for (i = 0; e->probes && i < e->probes->nr; i++)
-		n += e->probes->probes[i].checked;
+		n += marker_slot(e->probes, i)->checked;
 	return n;
+}
+
+static void marker_entry_heal(struct marker_entry *e);
+
+static unsigned int marker_array_typed(struct marker_probe_array *a)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; a && i < a->nr_typed; i++)
+		n += marker_probe_live(marker_slot(a, i));
+	return n;
+}
+
+/*
+ * A typed marker's name-wide state goes with its last mark_<name>() site
+ * and typed probe: its struct marker_typed may belong to a module on its
+ * way out. Its static call is the iterator by then (no typed probe).
+ */
+static void marker_entry_untype(struct marker_entry *e)
+{
+	if (!e->typed || e->nr_typed || e->in_update ||
+	    marker_array_typed(e->probes))
+		return;
+	RCU_INIT_POINTER(e->typed->probes, NULL);
+	e->typed = NULL;
 }
 
 static void marker_entry_clear_format(struct marker_entry *e)
@@ -313,8 +394,6 @@ static int marker_entry_set_format(struct marker_entry *e, char *format)
 	return 0;
 }
 
-static void marker_entry_heal(struct marker_entry *e);
-
 /* "vmlinux" or the module's name, for messages. */
 static const char *marker_range_owner(const struct marker_range *r)
 {
@@ -323,19 +402,22 @@ static const char *marker_range_owner(const struct marker_range *r)
 
 /*
  * Drop what nobody uses any more: the format once no site and no checked
- * probe holds it (then the sites left out for a conflict with it get their
+ * probe holds it, a typed marker's state once no mark_<name>() site and no
+ * typed probe holds it (then the sites left out for a conflict get their
  * chance), the entry once it has neither sites nor probes.
  */
 static void marker_entry_settle(struct marker_entry *e)
 {
-	if (!e->nr_markers && !marker_entry_checked(e) && !e->in_update) {
+	if (!e->nr_markers && !marker_entry_checked(e) && !e->in_update)
 		marker_entry_clear_format(e);
-		if (e->nr_conflicts)
-			marker_entry_heal(e);
-	}
+	marker_entry_untype(e);
+	/* Sites left out for the format or the kind of the sites now gone. */
+	if (!e->nr_markers && e->nr_conflicts && !e->in_update)
+		marker_entry_heal(e);
 	if (e->nr_markers || e->nr_conflicts || e->probes || e->in_update)
 		return;
 	list_del(&e->sync);
+	list_del(&e->direct);
 	hlist_del(&e->hlist);
 	kfree(e);
 }
@@ -367,11 +449,7 @@ static int marker_attach(struct marker_range *r, struct marker *m,
 	const char *owner = marker_range_owner(r);
 	char *format;
 
-	if (!e->format) {
-		format = kstrdup(m->format, GFP_KERNEL);
-		if (!format || marker_entry_set_format(e, format))
-			return -ENOMEM;
-	} else if (strcmp(e->format, m->format)) {
+	if (e->format && strcmp(e->format, m->format)) {
 		if (!(m->flags & MARKER_FLAG_CONFLICT)) {
 			pr_warn("marker %s in %s has format \"%s\", others have \"%s\": left disabled\n",
 				m->name, owner, m->format, e->format);
@@ -380,6 +458,30 @@ static int marker_attach(struct marker_range *r, struct marker *m,
 		}
 		return 0;
 	}
+	/*
+	 * A name's sites are all mark_<name>() sites of one declaration, or
+	 * all trace_mark() sites: the first attached decides.
+	 */
+	if (m->typed != e->typed && (e->typed || e->nr_markers)) {
+		if (!(m->flags & MARKER_FLAG_CONFLICT)) {
+			pr_warn("marker %s in %s is %s, others are %s: left disabled\n",
+				m->name, owner,
+				m->typed ? "a mark_<name>() site" : "a trace_mark() site",
+				e->typed ? "declared elsewhere" : "trace_mark() sites");
+			m->flags |= MARKER_FLAG_CONFLICT;
+			e->nr_conflicts++;
+		}
+		return 0;
+	}
+	if (!e->format) {
+		format = kstrdup(m->format, GFP_KERNEL);
+		if (!format || marker_entry_set_format(e, format))
+			return -ENOMEM;
+	}
+	if (m->typed && !e->typed) {
+		e->typed = m->typed;
+		rcu_assign_pointer(e->typed->probes, e->probes);
+	}
 	if (m->flags & MARKER_FLAG_CONFLICT) {
 		m->flags &= ~MARKER_FLAG_CONFLICT;
 		e->nr_conflicts--;
@@ -387,6 +489,7 @@ static int marker_attach(struct marker_range *r, struct marker *m,
 			m->name, owner, m->format);
 	}
 	e->nr_markers++;
+	e->nr_typed += !!m->typed;
 	rcu_assign_pointer(m->probes, e->probes);
 	WRITE_ONCE(m->state, !!e->probes);
 	return 0;
@@ -754,6 +857,8 @@ static void marker_sites_publish(struct marker_update *u)
 	struct marker *m;
 
 	list_for_each_entry(e, &u->entries, update) {
+		if (e->typed)
+			rcu_assign_pointer(e->typed->probes, e->pending);
 		list_for_each_entry(l, &e->markers, node) {
 			m = marker_link_marker(l);
 			if (m->flags & MARKER_FLAG_CONFLICT)
@@ -761,6 +866,74 @@ static void marker_sites_publish(struct marker_update *u)
 			rcu_assign_pointer(m->probes, e->pending);
 			WRITE_ONCE(m->state, !!e->pending);
 		}
+	}
+}
+
+/* ---- Typed markers' static calls ---- */
+
+/* Typed entries whose static call may now call their only probe. */
+static LIST_HEAD(marker_direct_list);
+
+/* The probe a typed marker's static call may call directly for @a, or NULL. */
+static void *marker_array_direct(struct marker_probe_array *a)
+{
+	if (!a || a->nr != 1 || a->nr_typed != 1 ||
+	    !marker_probe_live(&a->probes[0]))
+		return NULL;
+	return a->probes[0].func;
+}
+
+/* Point @e's static call at @func, or at its iterator for NULL. */
+static void marker_static_call(struct marker_entry *e, void *func)
+{
+	lockdep_assert_held(&marker_mutex);
+	__static_call_update(e->typed->key, e->typed->tramp,
+			     func ?: e->typed->iterator);
+	e->call = func;
+}
+
+/*
+ * Before the arrays of an update are published: a static call that calls
+ * a probe the new array does not serve (another probe, other data, more
+ * probes or probes with a format) goes back to the iterator, which reads
+ * the array itself. Caller holds marker_mutex only.
+ */
+static void marker_update_calls_before(struct marker_update *u)
+{
+	struct marker_entry *e;
+
+	list_for_each_entry(e, &u->entries, update)
+		if (e->call && (marker_array_direct(e->pending) != e->call ||
+				e->pending->data != e->call_data))
+			marker_static_call(e, NULL);
+}
+
+static void marker_entry_want_direct(struct marker_entry *e)
+{
+	if (e->typed && !e->call && marker_array_direct(e->probes) &&
+	    list_empty(&e->direct))
+		list_add_tail(&e->direct, &marker_direct_list);
+}
+
+/*
+ * After the arrays are published: a typed marker with one typed probe
+ * calls it directly, once no CPU can hold the ->data of an array replaced
+ * before (one grace period after the last replacement, often long past).
+ * Caller holds marker_mutex only.
+ */
+static void marker_calls_after(void)
+{
+	struct marker_entry *e, *tmp;
+	void *direct;
+
+	list_for_each_entry_safe(e, tmp, &marker_direct_list, direct) {
+		list_del_init(&e->direct);
+		direct = e->typed ? marker_array_direct(e->probes) : NULL;
+		if (!direct || e->call)
+			continue;
+		cond_synchronize_rcu(e->call_gp);
+		e->call_data = e->probes->data;
+		marker_static_call(e, direct);
 	}
 }
 
@@ -779,34 +952,55 @@ VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
 
 	KUNIT_STATIC_STUB_REDIRECT(marker_array_alloc, nr);
 
-	array = kzalloc(struct_size(array, probes, nr), GFP_KERNEL);
-	if (array)
+	/* Zeroed: the slots ending each group have a NULL ->func. */
+	array = kzalloc(struct_size(array, probes, nr + 2), GFP_KERNEL);
+	if (array) {
+		array->nr_slots = nr + 2;
 		array->nr = nr;
+	}
 	return array;
 }
 
-static unsigned int marker_array_live(const struct marker_probe_array *array)
+static unsigned int marker_array_live(struct marker_probe_array *array)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; array && i < array->nr; i++)
-		n += marker_probe_live(&array->probes[i]);
+		n += marker_probe_live(marker_slot(array, i));
 	return n;
 }
 
-/* A copy of @old's live probes with room for @extra more. */
+/*
+ * A copy of @old's live probes, with @add too if not NULL: a typed probe
+ * (@typed) after the typed ones, another after the others.
+ */
 static struct marker_probe_array *
-marker_array_copy(const struct marker_probe_array *old, unsigned int extra)
+marker_array_copy(struct marker_probe_array *old,
+		  const struct marker_probe *add, bool typed)
 {
 	struct marker_probe_array *array;
-	unsigned int i, j = 0;
+	unsigned int i, j = 0, nr_typed = old ? old->nr_typed : 0;
+	struct marker_probe *p;
 
-	array = marker_array_alloc(marker_array_live(old) + extra);
+	array = marker_array_alloc(marker_array_live(old) + !!add);
 	if (!array)
 		return NULL;
-	for (i = 0; old && i < old->nr; i++)
-		if (marker_probe_live(&old->probes[i]))
-			array->probes[j++] = old->probes[i];
+	for (i = 0; i < nr_typed; i++) {
+		p = marker_slot(old, i);
+		if (marker_probe_live(p))
+			array->probes[j++] = *p;
+	}
+	if (add && typed)
+		array->probes[j++] = *add;
+	array->nr_typed = j++;
+	for (i = nr_typed; old && i < old->nr; i++) {
+		p = marker_slot(old, i);
+		if (marker_probe_live(p))
+			array->probes[j++] = *p;
+	}
+	if (add && !typed)
+		array->probes[j++] = *add;
+	array->data = array->probes[0].probe_private;
 	return array;
 }
 
@@ -836,63 +1030,88 @@ static bool marker_name_valid(const char *name)
 static int marker_update_add(struct marker_update *u,
 			     const struct marker_probe_request *req)
 {
+	/* A typed probe's name and format are its declaration's. */
+	const char *name = req->typed ? req->typed->marker.name : req->name;
+	const char *format = req->typed ? req->typed->marker.format :
+					  req->format;
 	struct marker_probe_array *old, *array;
-	const char *have;
 	struct marker_entry *e;
-	unsigned int i, nr;
+	struct marker_probe add = {
+		.func = req->probe,
+		.probe_private = req->probe_private,
+		.checked = !!format,
+	};
+	struct marker_probe *p;
+	const char *have;
+	unsigned int i;
+	bool same;
 
-	if (!req->probe || !marker_name_valid(req->name))
+	if (!req->probe || !marker_name_valid(name))
 		return -EINVAL;
 
-	e = marker_entry_get(req->name);
+	e = marker_entry_get(name);
 	if (!e)
 		return -ENOMEM;
 	marker_update_join(u, e);
 
+	if (req->typed && req->typed != e->typed) {
+		/* Sites are trace_mark() ones, or another declaration's. */
+		if (e->typed || e->nr_markers) {
+			pr_notice("typed probe on marker %s: its sites are %s\n",
+				  e->name, e->typed ? "declared elsewhere" :
+				  "trace_mark() sites");
+			return -EPERM;
+		}
+		e->typed = req->typed;
+		rcu_assign_pointer(e->typed->probes, e->probes);
+	} else if (req->typed && e->format) {
+		/* The declaration's sites or probes set the name's format. */
+		goto checked;
+	}
+	if (!format)
+		goto checked;
+
+	have = e->format ?: e->pending_format;
+	same = have && !strcmp(format, have);
 	/* The name's own format was parsed when it was set: no parse again. */
-	if (req->format && e->format && !strcmp(req->format, e->format)) {
+	if (same && have == e->format) {
 		if (e->nr_fields < 0)
 			return -EINVAL;
-	} else if (req->format) {
+	} else if (!same) {
 		struct marker_field *fields;
 		int ret;
 
 		fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
 		if (!fields)
 			return -ENOMEM;
-		ret = marker_format_parse(req->format, fields,
-					  MARKER_FIELDS_MAX);
+		ret = marker_format_parse(format, fields, MARKER_FIELDS_MAX);
 		kfree(fields);
 		if (ret < 0)
 			return -EINVAL;
 	}
-
-	have = e->format ?: e->pending_format;
-	if (req->format && have && strcmp(req->format, have)) {
+	if (have && !same) {
 		pr_notice("probe format \"%s\" does not match marker %s format \"%s\"\n",
-			  req->format, e->name, have);
+			  format, e->name, have);
 		return -EPERM;
 	}
-	if (req->format && !have) {
-		e->pending_format = kstrdup(req->format, GFP_KERNEL);
+	if (!have) {
+		e->pending_format = kstrdup(format, GFP_KERNEL);
 		if (!e->pending_format)
 			return -ENOMEM;
 	}
 
+checked:
 	old = e->pending;
-	for (i = 0; old && i < old->nr; i++)
-		if (marker_probe_live(&old->probes[i]) &&
-		    old->probes[i].func == req->probe &&
-		    old->probes[i].probe_private == req->probe_private)
+	for (i = 0; old && i < old->nr; i++) {
+		p = marker_slot(old, i);
+		if (marker_probe_live(p) && p->func == (void *)req->probe &&
+		    p->probe_private == req->probe_private)
 			return -EEXIST;
+	}
 
-	array = marker_array_copy(old, 1);
+	array = marker_array_copy(old, &add, req->typed);
 	if (!array)
 		return -ENOMEM;
-	nr = array->nr - 1;
-	array->probes[nr].func = req->probe;
-	array->probes[nr].probe_private = req->probe_private;
-	array->probes[nr].checked = !!req->format;
 	marker_update_set(e, array);
 	return 0;
 }
@@ -904,20 +1123,21 @@ static int marker_update_add(struct marker_update *u,
  * marked and, at commit, pointed at marker_probe_stub.
  */
 static int marker_update_remove_from(struct marker_update *u,
-				     struct marker_entry *e,
-				     marker_probe_func probe,
+				     struct marker_entry *e, void *probe,
 				     void *probe_private)
 {
 	struct marker_probe_array *old, *array;
+	struct marker_probe *p;
 	unsigned int i;
 	int found = -1;
 
 	old = e->in_update ? e->pending : e->probes;
-	for (i = 0; old && i < old->nr; i++)
-		if (marker_probe_live(&old->probes[i]) &&
-		    old->probes[i].func == probe &&
-		    old->probes[i].probe_private == probe_private)
+	for (i = 0; old && i < old->nr; i++) {
+		p = marker_slot(old, i);
+		if (marker_probe_live(p) && p->func == probe &&
+		    p->probe_private == probe_private)
 			found = i;
+	}
 	if (found < 0)
 		return -ENOENT;
 
@@ -928,13 +1148,18 @@ static int marker_update_remove_from(struct marker_update *u,
 	}
 	if (old != e->probes) {
 		/* The update's own copy: nobody reads it yet. */
-		for (i = found; i + 1 < old->nr; i++)
-			old->probes[i] = old->probes[i + 1];
+		p = marker_slot(old, found);
+		old->nr_typed -= (unsigned int)found < old->nr_typed;
 		old->nr--;
+		/* The NULL slots move down with the probes after @p. */
+		memmove(p, p + 1,
+			(old->nr_slots - 1 - (p - old->probes)) * sizeof(*p));
+		memset(&old->probes[old->nr_slots - 1], 0, sizeof(*p));
+		old->data = old->probes[0].probe_private;
 		return 0;
 	}
-	old->probes[found].removing = true;
-	array = marker_array_copy(old, 0);
+	marker_slot(old, found)->removing = true;
+	array = marker_array_copy(old, NULL, false);
 	if (array)
 		marker_update_set(e, array);
 	return 0;
@@ -950,23 +1175,26 @@ static int marker_update_remove(struct marker_update *u,
 	e = marker_entry_find(req->name);
 	if (!e)
 		return -ENOENT;
-	return marker_update_remove_from(u, e, req->probe, req->probe_private);
+	return marker_update_remove_from(u, e, (void *)req->probe,
+					 req->probe_private);
 }
 
 /* Slots of the published @array marked for removal: clear or stub them. */
 static void marker_array_settle_removals(struct marker_probe_array *array,
 					 bool stub)
 {
+	struct marker_probe *p;
 	unsigned int i;
 
 	for (i = 0; array && i < array->nr; i++) {
-		if (!array->probes[i].removing)
+		p = marker_slot(array, i);
+		if (!p->removing)
 			continue;
 		if (stub) {
-			WRITE_ONCE(array->probes[i].func, marker_probe_stub);
-			array->probes[i].checked = false;
+			WRITE_ONCE(p->func, (void *)marker_probe_stub);
+			p->checked = false;
 		}
-		array->probes[i].removing = false;
+		p->removing = false;
 	}
 }
 
@@ -982,13 +1210,16 @@ static void marker_update_abort(struct marker_update *u)
 		e->pending_format = NULL;
 		e->in_update = false;
 		list_del_init(&e->update);
+		/* Back to a direct call if the update moved it off one. */
+		marker_entry_want_direct(e);
 		marker_entry_settle(e);
 	}
 }
 
 /*
  * Check, publish and patch an update: all of it or, on error, none of it.
- * Caller holds marker_mutex and text_mutex.
+ * Caller holds marker_mutex, and the sites' locks if the update turns a
+ * name on.
  */
 static int marker_update_commit(struct marker_update *u)
 {
@@ -1016,11 +1247,14 @@ static int marker_update_commit(struct marker_update *u)
 		/* Sites change with the state, or may come back from busy. */
 		if (!e->probes != !e->pending || e->busy)
 			marker_entry_sync(e);
-		if (e->pending == e->probes)
+		if (e->pending == e->probes) {
 			marker_array_settle_removals(e->probes, true);
-		else
+		} else if (e->probes) {
+			e->call_gp = get_state_synchronize_rcu();
 			marker_array_free(e->probes);
+		}
 		e->probes = e->pending;
+		marker_entry_want_direct(e);
 		e->pending = NULL;
 		e->in_update = false;
 		list_del_init(&e->update);
@@ -1033,20 +1267,75 @@ abort:
 	return ret;
 }
 
-/* Lock for an update; marker_unlock() patches what it left to patch. */
-static void marker_lock(void)
+/* ---- Locking ---- */
+
+/* The locks for checking and patching sites, after marker_mutex. */
+static void marker_sites_lock(void)
 {
 	cpus_read_lock();
-	mutex_lock(&marker_mutex);
 	marker_text_lock();
+}
+
+static void marker_sites_unlock(void)
+{
+	marker_sites_sync_flagged();
+	marker_text_unlock();
+	cpus_read_unlock();
+}
+
+/* Every lock, for module notifiers and boot; marker_unlock() patches. */
+static void marker_lock(void)
+{
+	mutex_lock(&marker_mutex);
+	marker_sites_lock();
 }
 
 static void marker_unlock(void)
 {
-	marker_sites_sync_flagged();
-	marker_text_unlock();
+	marker_sites_unlock();
+	marker_calls_after();
 	mutex_unlock(&marker_mutex);
-	cpus_read_unlock();
+}
+
+/* Does the update turn a name on: its sites must be checked first. */
+static bool marker_update_turns_on(struct marker_update *u)
+{
+	struct marker_entry *e;
+
+	list_for_each_entry(e, &u->entries, update)
+		if (!e->probes && e->pending)
+			return true;
+	return false;
+}
+
+/*
+ * Commit the update built with marker_mutex held, or abort it if @ret is
+ * an error. The sites' locks are taken only when sites are checked or
+ * patched: an update that only changes a name's probes takes none.
+ */
+static int marker_update_run(struct marker_update *u, int ret)
+{
+	bool locked = false;
+
+	lockdep_assert_held(&marker_mutex);
+	if (ret) {
+		marker_update_abort(u);
+	} else {
+		marker_update_calls_before(u);
+		if (marker_update_turns_on(u)) {
+			marker_sites_lock();
+			locked = true;
+		}
+		ret = marker_update_commit(u);
+	}
+	if (!locked && !list_empty(&marker_sync_list)) {
+		marker_sites_lock();
+		locked = true;
+	}
+	if (locked)
+		marker_sites_unlock();
+	marker_calls_after();
+	return ret;
 }
 
 static int marker_probe_change(const struct marker_probe_request *reqs,
@@ -1059,15 +1348,12 @@ static int marker_probe_change(const struct marker_probe_request *reqs,
 	if (!reqs && nr)
 		return -EINVAL;
 
-	marker_lock();
+	mutex_lock(&marker_mutex);
 	for (i = 0; i < nr && !ret; i++)
 		ret = add ? marker_update_add(&u, &reqs[i]) :
 			    marker_update_remove(&u, &reqs[i]);
-	if (ret)
-		marker_update_abort(&u);
-	else
-		ret = marker_update_commit(&u);
-	marker_unlock();
+	ret = marker_update_run(&u, ret);
+	mutex_unlock(&marker_mutex);
 	return ret;
 }
 
@@ -1130,6 +1416,61 @@ int marker_probe_unregister(const char *name, marker_probe_func probe,
 EXPORT_SYMBOL_GPL(marker_probe_unregister);
 
 /**
+ * marker_probe_register_typed - attach a typed probe to a typed marker
+ * @typed: the marker's __marker_typed_<name>
+ * @probe: void probe(void *data, proto), proto the marker's prototype
+ * @probe_private: passed to @probe as @data
+ *
+ * Called by register_mark_<name>(), which checks @probe's type. The only
+ * probe of a marker is called directly from its sites (a static call); the
+ * marker may also have probes with a format, called with its values.
+ *
+ * Context: process; may sleep (it may wait for a grace period before
+ * pointing the static call at @probe).
+ *
+ * Return: as marker_probe_register(); -EPERM also if the marker's sites
+ * are trace_mark() sites or belong to another declaration of the name.
+ */
+int marker_probe_register_typed(struct marker_typed *typed, void *probe,
+				void *probe_private)
+{
+	struct marker_probe_request req = {
+		.name = typed->marker.name,
+		.format = typed->marker.format,
+		.probe = (marker_probe_func)probe,
+		.probe_private = probe_private,
+		.typed = typed,
+	};
+
+	return marker_probe_change(&req, 1, true);
+}
+EXPORT_SYMBOL_GPL(marker_probe_register_typed);
+
+/**
+ * marker_probe_unregister_typed - detach a typed probe
+ * @typed: the marker's __marker_typed_<name>
+ * @probe: the probe
+ * @probe_private: the private pointer it was registered with
+ *
+ * Called by unregister_mark_<name>(). As for marker_probe_unregister(),
+ * call marker_synchronize_unregister() before freeing what the probe uses.
+ *
+ * Return: as marker_probe_unregister().
+ */
+int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
+				  void *probe_private)
+{
+	struct marker_probe_request req = {
+		.name = typed->marker.name,
+		.probe = (marker_probe_func)probe,
+		.probe_private = probe_private,
+	};
+
+	return marker_probe_change(&req, 1, false);
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister_typed);
+
+/**
  * marker_probe_register_batch - attach several probes in one update
  * @reqs: the probes and the markers to attach them to
  * @nr: number of requests
@@ -1185,9 +1526,10 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 	if (!probe)
 		return -EINVAL;
 
-	marker_lock();
+	mutex_lock(&marker_mutex);
 	hash_for_each_safe(marker_table, bkt, tmp, e, hlist) {
-		ret = marker_update_remove_from(&u, e, probe, probe_private);
+		ret = marker_update_remove_from(&u, e, (void *)probe,
+						probe_private);
 		if (!ret)
 			found++;
 		else if (ret != -ENOENT)
@@ -1196,11 +1538,8 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 	}
 	if (!ret && !found)
 		ret = -ENOENT;
-	if (ret)
-		marker_update_abort(&u);
-	else
-		ret = marker_update_commit(&u);
-	marker_unlock();
+	ret = marker_update_run(&u, ret);
+	mutex_unlock(&marker_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
@@ -1255,6 +1594,7 @@ static void marker_range_detach(struct marker_range *r,
 		if (WARN_ON_ONCE(!e || !e->nr_markers))
 			continue;
 		e->nr_markers--;
+		e->nr_typed -= !!m->typed;
 		RCU_INIT_POINTER(m->probes, NULL);
 		WRITE_ONCE(m->state, 0);
 		marker_entry_settle(e);

@@ -65,8 +65,12 @@ MODULE_PARM_DESC(runs, "runs of each measure, the least counts (default 5)");
 #define MARKER_BENCH_SYSTEM	"marker_benchmark"
 
 /* The typed face: mark_marker_bench_typed(a, b, c). */
+#define CREATE_MARKERS
 DECLARE_MARKER(marker_bench_typed, MARKER_PROTO(int a, int b, int c),
-	       MARKER_ARGS(a, b, c), MARKER_BENCH_FORMAT)
+	       MARKER_ARGS(a, b, c),
+	       MARKER_BENCH_FORMAT,
+	       MARKER_VALUES(a, b, c))
+#undef CREATE_MARKERS
 
 /* A figure that could not be measured here. */
 #define MARKER_BENCH_NA		S64_MIN
@@ -159,6 +163,11 @@ static __used noinline void marker_bench_site_tracepoint(int a, int b, int c)
 static __used noinline void marker_bench_site_marker(int a, int b, int c)
 {
 	trace_mark(marker_bench, MARKER_BENCH_FORMAT, a, b, c);
+}
+
+static __used noinline void marker_bench_site_typed(int a, int b, int c)
+{
+	mark_marker_bench_typed(a, b, c);
 }
 
 /* The 64 points: a marker and a tracepoint of each name. */
@@ -258,6 +267,18 @@ static void marker_bench_probe_read(const struct marker *marker,
 
 	WRITE_ONCE(marker_bench_sum, a + b + c);
 }
+
+/* Typed probes of marker_bench_typed: the marker's own prototype. */
+static void marker_bench_typed_empty(void *data, int a, int b, int c)
+{
+}
+
+static void marker_bench_typed_read(void *data, int a, int b, int c)
+{
+	WRITE_ONCE(marker_bench_sum, a + b + c);
+}
+
+typedef void (*marker_bench_typed_t)(void *data, int a, int b, int c);
 
 static void marker_bench_probe_count(const struct marker *marker,
 				     void *probe_private, va_list *args)
@@ -498,8 +519,12 @@ static int marker_bench_disabled(void)
 	return 0;
 }
 
-/* Register the same probe on both markers. */
-static int marker_bench_markers_register(marker_probe_func probe, void *priv)
+/*
+ * Register the same probe on both markers: @probe on marker_bench, its
+ * typed twin @typed on marker_bench_typed.
+ */
+static int marker_bench_markers_register(marker_probe_func probe,
+					 marker_bench_typed_t typed, void *priv)
 {
 	int ret;
 
@@ -507,18 +532,18 @@ static int marker_bench_markers_register(marker_probe_func probe, void *priv)
 				    priv);
 	if (ret)
 		return ret;
-	ret = marker_probe_register("marker_bench_typed", MARKER_BENCH_FORMAT,
-				    probe, priv);
+	ret = register_mark_marker_bench_typed(typed, priv);
 	if (ret)
 		marker_probe_unregister("marker_bench", probe, priv);
 	return ret;
 }
 
 static void marker_bench_markers_unregister(marker_probe_func probe,
+					    marker_bench_typed_t typed,
 					    void *priv)
 {
 	marker_probe_unregister("marker_bench", probe, priv);
-	marker_probe_unregister("marker_bench_typed", probe, priv);
+	unregister_mark_marker_bench_typed(typed, priv);
 }
 
 /* Rows for trace_mark() and mark_<name>() with the probes attached now. */
@@ -543,7 +568,8 @@ static int marker_bench_enabled(void)
 	ret = register_trace_marker_bench(marker_bench_tp_empty, p0);
 	if (ret)
 		return ret;
-	ret = marker_bench_markers_register(marker_bench_probe_empty, p0);
+	ret = marker_bench_markers_register(marker_bench_probe_empty,
+					    marker_bench_typed_empty, p0);
 	if (ret)
 		goto out_tp0;
 	marker_bench_enabled_rows("1 empty probe");
@@ -551,16 +577,19 @@ static int marker_bench_enabled(void)
 	ret = register_trace_marker_bench(marker_bench_tp_empty, p1);
 	if (ret)
 		goto out_marker0;
-	ret = marker_bench_markers_register(marker_bench_probe_empty, p1);
+	ret = marker_bench_markers_register(marker_bench_probe_empty,
+					    marker_bench_typed_empty, p1);
 	if (ret)
 		goto out_tp1;
 	marker_bench_enabled_rows("2 empty probes");
 
-	marker_bench_markers_unregister(marker_bench_probe_empty, p1);
+	marker_bench_markers_unregister(marker_bench_probe_empty,
+					marker_bench_typed_empty, p1);
 out_tp1:
 	unregister_trace_marker_bench(marker_bench_tp_empty, p1);
 out_marker0:
-	marker_bench_markers_unregister(marker_bench_probe_empty, p0);
+	marker_bench_markers_unregister(marker_bench_probe_empty,
+					marker_bench_typed_empty, p0);
 out_tp0:
 	unregister_trace_marker_bench(marker_bench_tp_empty, p0);
 	tracepoint_synchronize_unregister();
@@ -571,7 +600,8 @@ out_tp0:
 	ret = register_trace_marker_bench(marker_bench_tp_read, NULL);
 	if (ret)
 		return ret;
-	ret = marker_bench_markers_register(marker_bench_probe_read, NULL);
+	ret = marker_bench_markers_register(marker_bench_probe_read,
+					    marker_bench_typed_read, NULL);
 	if (ret)
 		goto out_read;
 	marker_bench_enabled_rows("1 probe reading its 3 arguments");
@@ -592,7 +622,8 @@ out_tp0:
 	if (ret)
 		pr_err("a probe did not see the arguments of its site\n");
 
-	marker_bench_markers_unregister(marker_bench_probe_read, NULL);
+	marker_bench_markers_unregister(marker_bench_probe_read,
+					marker_bench_typed_read, NULL);
 out_read:
 	unregister_trace_marker_bench(marker_bench_tp_read, NULL);
 	tracepoint_synchronize_unregister();
@@ -667,7 +698,8 @@ static int marker_bench_count_site(const struct marker_site_info *info,
  * The cost of registering a third probe on a point that has two: nothing
  * to patch, for tracepoints nor markers. The least of @runs runs.
  */
-static int marker_bench_register_once(u64 *tp_best, u64 *mk_best)
+static int marker_bench_register_once(u64 *tp_best, u64 *mk_best,
+				      u64 *typed_best)
 {
 	void *p2 = &marker_bench_private[2];
 	struct marker_bench_cost c;
@@ -676,6 +708,7 @@ static int marker_bench_register_once(u64 *tp_best, u64 *mk_best)
 
 	*tp_best = U64_MAX;
 	*mk_best = U64_MAX;
+	*typed_best = U64_MAX;
 	for (run = 0; run < runs; run++) {
 		marker_bench_cost_start(&c);
 		ret = tracepoint_probe_register(&__tracepoint_marker_bench,
@@ -699,6 +732,16 @@ static int marker_bench_register_once(u64 *tp_best, u64 *mk_best)
 		marker_probe_unregister("marker_bench",
 					marker_bench_probe_empty, p2);
 		marker_synchronize_unregister();
+
+		marker_bench_cost_start(&c);
+		ret = register_mark_marker_bench_typed(marker_bench_typed_empty,
+						       p2);
+		marker_bench_cost_stop(&c);
+		if (ret)
+			return ret;
+		*typed_best = min(*typed_best, c.cycles);
+		unregister_mark_marker_bench_typed(marker_bench_typed_empty, p2);
+		marker_synchronize_unregister();
 	}
 	return 0;
 }
@@ -707,8 +750,8 @@ static int marker_bench_registration(struct seq_file *m)
 {
 	void *p0 = &marker_bench_private[0], *p1 = &marker_bench_private[1];
 	unsigned int sites = 0;
-	u64 tp = 0, mk = 0;
-	char measure[96];
+	u64 tp = 0, mk = 0, typed = 0;
+	char measure[112];
 	int ret;
 
 	marker_iterate_sites(marker_bench_count_site, &sites);
@@ -727,9 +770,19 @@ static int marker_bench_registration(struct seq_file *m)
 				    marker_bench_probe_empty, p1);
 	if (ret)
 		goto out_marker0;
+	ret = register_mark_marker_bench_typed(marker_bench_typed_empty, p0);
+	if (ret)
+		goto out_marker1;
+	ret = register_mark_marker_bench_typed(marker_bench_typed_empty, p1);
+	if (ret)
+		goto out_typed0;
 
-	ret = marker_bench_register_once(&tp, &mk);
+	ret = marker_bench_register_once(&tp, &mk, &typed);
 
+	unregister_mark_marker_bench_typed(marker_bench_typed_empty, p1);
+out_typed0:
+	unregister_mark_marker_bench_typed(marker_bench_typed_empty, p0);
+out_marker1:
 	marker_probe_unregister("marker_bench", marker_bench_probe_empty, p1);
 out_marker0:
 	marker_probe_unregister("marker_bench", marker_bench_probe_empty, p0);
@@ -747,6 +800,10 @@ out_tp0:
 		 "one probe registration, nothing to patch (%u marker sites loaded)",
 		 sites);
 	marker_bench_row(m, measure, (s64)tp * 10, (s64)mk * 10);
+	snprintf(measure, sizeof(measure),
+		 "one typed probe registration, register_mark_<name>(), nothing to patch (%u marker sites loaded)",
+		 sites);
+	marker_bench_row(m, measure, (s64)tp * 10, (s64)typed * 10);
 	return 0;
 }
 

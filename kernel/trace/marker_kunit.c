@@ -13,6 +13,7 @@
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/module.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 
 #include "marker_internal.h"
@@ -66,13 +67,82 @@ static noinline void marker_kunit_fire_noargs(void)
 }
 
 /* A typed debug marker, declared as subsystem headers declare theirs. */
+#define CREATE_MARKERS
 DECLARE_MARKER(__marker_kunit_typed,
 	       MARKER_PROTO(int a, unsigned long long b, const char *s),
-	       MARKER_ARGS(a, b, s), MARKER_KUNIT_FMT);
+	       MARKER_ARGS(a, b, s),
+	       MARKER_KUNIT_FMT,
+	       MARKER_VALUES(a, b, s));
+#undef CREATE_MARKERS
 
 static noinline void marker_kunit_fire_typed(int a)
 {
 	mark___marker_kunit_typed(a, 2 * a, "typed");
+}
+
+/*
+ * A name with a mark_<name>() site and a trace_mark() site: the first
+ * attached decides the name's kind, the other is a conflict.
+ */
+#define CREATE_MARKERS
+DECLARE_MARKER(__marker_kunit_mixed,
+	       MARKER_PROTO(int n),
+	       MARKER_ARGS(n),
+	       "n %d",
+	       MARKER_VALUES(n));
+#undef CREATE_MARKERS
+
+static noinline void marker_kunit_fire_mixed(int n)
+{
+	mark___marker_kunit_mixed(n);
+	trace_mark(__marker_kunit_mixed, "n %d", n + 1000);
+}
+
+/* What a typed probe of __marker_kunit_typed saw. */
+struct marker_kunit_typed_seen {
+	unsigned int calls;
+	int a;
+	unsigned long long b;
+	const char *s;
+	void *data;
+};
+
+static void marker_kunit_typed_probe(void *data, int a, unsigned long long b,
+				     const char *s)
+{
+	struct marker_kunit_typed_seen *seen = data;
+
+	seen->calls++;
+	seen->data = data;
+	seen->a = a;
+	seen->b = b;
+	seen->s = s;
+}
+
+/* A probe with the format that fires the typed marker once more. */
+static void marker_kunit_typed_va_reenter(const struct marker *marker,
+					  void *priv, va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+	int a = va_arg(*args, int);
+
+	seen->calls++;
+	if (a < 100)
+		marker_kunit_fire_typed(a + 100);
+}
+
+static void marker_kunit_mixed_probe(void *data, int n)
+{
+	struct marker_kunit_typed_seen *seen = data;
+
+	seen->calls++;
+	seen->a = n;
+}
+
+/* The function the static call of __marker_kunit_typed calls now. */
+static void *marker_kunit_typed_call(void)
+{
+	return static_call_query(marker_call___marker_kunit_typed);
 }
 
 /*
@@ -404,6 +474,175 @@ static void marker_declared_typed(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+/*
+ * Typed probes take the marker's prototype: the only one is the static
+ * call's target and gets its own data; a second makes the static call the
+ * iterator, which calls both, and probes with a format see the values.
+ */
+static void marker_typed_probes(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_kunit_seen seen = { };
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+				"no probe: the iterator");
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_EXPECT_EQ(test, -EEXIST,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+				(void *)marker_kunit_typed_probe,
+				"one typed probe: called directly");
+	marker_kunit_fire_typed(7);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t1.data, (void *)&t1);
+	KUNIT_EXPECT_EQ(test, t1.a, 7);
+	KUNIT_EXPECT_EQ(test, t1.b, 14);
+	KUNIT_EXPECT_STREQ(test, t1.s, "typed");
+
+	/* A second typed probe, then a probe with the format. */
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t2));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	marker_kunit_fire_typed(8);
+	KUNIT_EXPECT_EQ(test, t1.calls, 2);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 8);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 8);
+	KUNIT_EXPECT_EQ(test, seen.b, 16);
+	KUNIT_EXPECT_STREQ(test, seen.s, "typed");
+	KUNIT_EXPECT_STREQ(test, seen.marker->name, "__marker_kunit_typed");
+	KUNIT_EXPECT_STREQ(test, seen.marker->format, MARKER_KUNIT_FMT);
+
+	/* Down to t2 alone: a direct call again, with t2's data. */
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_probe, &seen));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(9);
+	KUNIT_EXPECT_EQ(test, t1.calls, 2);
+	KUNIT_EXPECT_EQ(test, t2.calls, 2);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 9);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+				"no probe: the iterator again");
+	marker_synchronize_unregister();
+	marker_kunit_fire_typed(10);
+	KUNIT_EXPECT_EQ(test, t2.calls, 2);
+}
+
+/*
+ * Typed probes are called without a recursion guard, as tracepoint probes
+ * are; a probe with a format that fires the marker again is not re-entered
+ * by it, while the typed probe sees both hits.
+ */
+static void marker_typed_recursion(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t = { };
+	struct marker_kunit_seen seen = { };
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_typed_va_reenter,
+					      &seen));
+	marker_kunit_fire_typed(1);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "a probe firing its own marker is not re-entered");
+	KUNIT_EXPECT_EQ_MSG(test, t.calls, 2, "the typed probe sees both hits");
+	KUNIT_EXPECT_EQ(test, t.a, 101);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_typed_va_reenter,
+						&seen));
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t));
+	marker_synchronize_unregister();
+}
+
+struct marker_kunit_states {
+	const char *name;
+	unsigned int conflict, typed_conflict;
+};
+
+static int marker_kunit_count_states(const struct marker_site_info *info,
+				     void *data)
+{
+	struct marker_kunit_states *st = data;
+
+	if (strcmp(info->marker->name, st->name) ||
+	    !(info->marker->flags & MARKER_FLAG_CONFLICT))
+		return 0;
+	st->conflict++;
+	st->typed_conflict += !!(info->marker->flags & MARKER_FLAG_TYPED);
+	return 0;
+}
+
+/*
+ * One name, a mark_<name>() site and a trace_mark() site: one of them is
+ * a conflict, and typed probes are taken exactly when the typed one won.
+ */
+static void marker_typed_mixed_sites(struct kunit *test)
+{
+	struct marker_kunit_states st = { .name = "__marker_kunit_mixed" };
+	struct marker_kunit_typed_seen t = { };
+	struct marker_kunit_seen seen = { };
+	int ret;
+
+	marker_iterate_sites(marker_kunit_count_states, &st);
+	KUNIT_ASSERT_EQ_MSG(test, st.conflict, 1, "one of the two is left out");
+	ret = register_mark___marker_kunit_mixed(marker_kunit_mixed_probe, &t);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_mixed", "n %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_fire_mixed(5);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "a format probe sees the one enabled site");
+	if (st.typed_conflict) {
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EPERM,
+				    "the name has trace_mark() sites");
+		KUNIT_EXPECT_EQ(test, t.calls, 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, t.calls, 1);
+		KUNIT_EXPECT_EQ(test, t.a, 5);
+		KUNIT_EXPECT_EQ(test, 0,
+				unregister_mark___marker_kunit_mixed(marker_kunit_mixed_probe,
+								     &t));
+	}
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_mixed",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
 /* Stands in for marker_array_alloc(): no memory for probe arrays. */
 static struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
 {
@@ -508,6 +747,9 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_batch_all_or_nothing),
 	KUNIT_CASE(marker_recursion_dropped),
 	KUNIT_CASE(marker_declared_typed),
+	KUNIT_CASE(marker_typed_probes),
+	KUNIT_CASE(marker_typed_recursion),
+	KUNIT_CASE(marker_typed_mixed_sites),
 	KUNIT_CASE(marker_unregister_without_memory),
 	{}
 };

@@ -76,9 +76,9 @@
 	"uaddr %lx op %d ret %d"
 
 /*
- * A timeout for the events: nanoseconds, or -1 for none. Evaluated at the
- * site, in the futex caller's task context, only while a probe is
- * attached; takes no locks, allocates nothing.
+ * A timeout for the events: nanoseconds, or -1 for none. Computed only for
+ * probes with a format, by the marker's iterator, while the futex caller's
+ * @timeout is alive; takes no locks, allocates nothing.
  */
 static inline s64 futex_marker_timeout(const ktime_t *timeout)
 {
@@ -88,33 +88,38 @@ static inline s64 futex_marker_timeout(const ktime_t *timeout)
 DECLARE_MARKER(futex_wait,
 	       MARKER_PROTO(u32 __user *uaddr, int op, u32 val, u32 bitset,
 			    const ktime_t *timeout, int ret),
-	       MARKER_ARGS((unsigned long)uaddr, op, val, bitset,
-			   futex_marker_timeout(timeout), ret),
-	       FUTEX_WAIT_FORMAT)
+	       MARKER_ARGS(uaddr, op, val, bitset, timeout, ret),
+	       FUTEX_WAIT_FORMAT,
+	       MARKER_VALUES((unsigned long)uaddr, op, val, bitset,
+			     futex_marker_timeout(timeout), ret))
 
 DECLARE_MARKER(futex_wake,
 	       MARKER_PROTO(u32 __user *uaddr, int op, int nr_wake, u32 bitset,
 			    int ret),
-	       MARKER_ARGS((unsigned long)uaddr, op, nr_wake, bitset, ret),
-	       FUTEX_WAKE_FORMAT)
+	       MARKER_ARGS(uaddr, op, nr_wake, bitset, ret),
+	       FUTEX_WAKE_FORMAT,
+	       MARKER_VALUES((unsigned long)uaddr, op, nr_wake, bitset, ret))
 
 DECLARE_MARKER(futex_requeue,
 	       MARKER_PROTO(u32 __user *uaddr, int op, int nr_wake, int nr_requeue,
 			    u32 __user *uaddr2, u32 cmpval, int ret),
-	       MARKER_ARGS((unsigned long)uaddr, op, nr_wake, nr_requeue,
-			   (unsigned long)uaddr2, cmpval, ret),
-	       FUTEX_REQUEUE_FORMAT)
+	       MARKER_ARGS(uaddr, op, nr_wake, nr_requeue, uaddr2, cmpval, ret),
+	       FUTEX_REQUEUE_FORMAT,
+	       MARKER_VALUES((unsigned long)uaddr, op, nr_wake, nr_requeue,
+			     (unsigned long)uaddr2, cmpval, ret))
 
 DECLARE_MARKER(futex_lock_pi,
 	       MARKER_PROTO(u32 __user *uaddr, int op, const ktime_t *timeout,
 			    int ret),
-	       MARKER_ARGS((unsigned long)uaddr, op, futex_marker_timeout(timeout),
-			   ret),
-	       FUTEX_LOCK_PI_FORMAT)
+	       MARKER_ARGS(uaddr, op, timeout, ret),
+	       FUTEX_LOCK_PI_FORMAT,
+	       MARKER_VALUES((unsigned long)uaddr, op, futex_marker_timeout(timeout),
+			     ret))
 
 DECLARE_MARKER(futex_unlock_pi,
 	       MARKER_PROTO(u32 __user *uaddr, int op, int ret),
-	       MARKER_ARGS((unsigned long)uaddr, op, ret),
-	       FUTEX_UNLOCK_PI_FORMAT)
+	       MARKER_ARGS(uaddr, op, ret),
+	       FUTEX_UNLOCK_PI_FORMAT,
+	       MARKER_VALUES((unsigned long)uaddr, op, ret))
 
 #endif /* _TRACE_MARKERS_FUTEX_H */

@@ -14,12 +14,12 @@
  *    added at the end. A "__" name is a debug marker, with no promise.
  *  - These run in the scheduler, most of them with a runqueue lock or
  *    p->pi_lock held and interrupts off; sched_process_exit with
- *    preemption disabled. The mark_<name>() inlines only read fields of
- *    the tasks they are given: no locks, no allocation. The probe-call path
- *    (__marker_probe_call()) disables preemption with the _notrace
- *    variants, keeps its recursion guard in per-CPU data and takes no
- *    lock, so it never re-enters the scheduler; probes must do the same
- *    (see Documentation/trace/markers.rst).
+ *    preemption disabled. The MARKER_VALUES() only read fields of the
+ *    tasks they are given: no locks, no allocation. The sites disable
+ *    preemption with the _notrace variants and take no lock, so they never
+ *    re-enter the scheduler; probes must do the same, and a typed probe,
+ *    called without a recursion guard as tracepoint probes are, must not
+ *    wake tasks (see Documentation/trace/markers.rst).
  *
  * Common fields:
  *
@@ -64,6 +64,7 @@
 #define _TRACE_MARKERS_SCHED_H
 
 #include <linux/marker.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 
@@ -84,42 +85,48 @@
 DECLARE_MARKER(sched_switch,
 	       MARKER_PROTO(bool preempt, struct task_struct *prev,
 			    struct task_struct *next, unsigned long prev_state),
-	       MARKER_ARGS(prev->pid, task_tgid_nr(prev), prev->comm, prev->prio,
-			   preempt ? 0UL : prev_state,
-			   next->pid, task_tgid_nr(next), next->comm, next->prio,
-			   (unsigned int)smp_processor_id()),
-	       SCHED_SWITCH_FORMAT)
+	       MARKER_ARGS(preempt, prev, next, prev_state),
+	       SCHED_SWITCH_FORMAT,
+	       MARKER_VALUES(prev->pid, task_tgid_nr(prev), prev->comm, prev->prio,
+			     preempt ? 0UL : prev_state,
+			     next->pid, task_tgid_nr(next), next->comm, next->prio,
+			     (unsigned int)smp_processor_id()))
 
 /* ttwu_do_wakeup(), runqueue lock of @p's CPU held. */
 DECLARE_MARKER(sched_wakeup,
 	       MARKER_PROTO(struct task_struct *p),
-	       MARKER_ARGS(p->pid, task_tgid_nr(p), p->comm, p->prio, task_cpu(p)),
-	       SCHED_WAKEUP_FORMAT)
+	       MARKER_ARGS(p),
+	       SCHED_WAKEUP_FORMAT,
+	       MARKER_VALUES(p->pid, task_tgid_nr(p), p->comm, p->prio, task_cpu(p)))
 
 /* wake_up_new_task(), runqueue lock and p->pi_lock held. */
 DECLARE_MARKER(sched_wakeup_new,
 	       MARKER_PROTO(struct task_struct *p),
-	       MARKER_ARGS(p->pid, task_tgid_nr(p), p->comm, p->prio, task_cpu(p)),
-	       SCHED_WAKEUP_NEW_FORMAT)
+	       MARKER_ARGS(p),
+	       SCHED_WAKEUP_NEW_FORMAT,
+	       MARKER_VALUES(p->pid, task_tgid_nr(p), p->comm, p->prio, task_cpu(p)))
 
 /* set_task_cpu(), p->pi_lock or the runqueue lock held. */
 DECLARE_MARKER(sched_migrate_task,
 	       MARKER_PROTO(struct task_struct *p, unsigned int dest_cpu),
-	       MARKER_ARGS(p->pid, task_tgid_nr(p), p->comm, p->prio, task_cpu(p),
-			   dest_cpu),
-	       SCHED_MIGRATE_TASK_FORMAT)
+	       MARKER_ARGS(p, dest_cpu),
+	       SCHED_MIGRATE_TASK_FORMAT,
+	       MARKER_VALUES(p->pid, task_tgid_nr(p), p->comm, p->prio, task_cpu(p),
+			     dest_cpu))
 
 /* sched_post_fork(), in the parent, no scheduler lock held. */
 DECLARE_MARKER(sched_process_fork,
 	       MARKER_PROTO(struct task_struct *parent, struct task_struct *child),
-	       MARKER_ARGS(parent->pid, task_tgid_nr(parent), parent->comm,
-			   child->pid, task_tgid_nr(child), child->prio),
-	       SCHED_PROCESS_FORK_FORMAT)
+	       MARKER_ARGS(parent, child),
+	       SCHED_PROCESS_FORK_FORMAT,
+	       MARKER_VALUES(parent->pid, task_tgid_nr(parent), parent->comm,
+			     child->pid, task_tgid_nr(child), child->prio))
 
 /* do_task_dead(), in the exiting task, no scheduler lock held. */
 DECLARE_MARKER(sched_process_exit,
 	       MARKER_PROTO(struct task_struct *p),
-	       MARKER_ARGS(p->pid, task_tgid_nr(p), p->comm, p->prio, p->exit_code),
-	       SCHED_PROCESS_EXIT_FORMAT)
+	       MARKER_ARGS(p),
+	       SCHED_PROCESS_EXIT_FORMAT,
+	       MARKER_VALUES(p->pid, task_tgid_nr(p), p->comm, p->prio, p->exit_code))
 
 #endif /* _TRACE_MARKERS_SCHED_H */
