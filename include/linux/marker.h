@@ -128,6 +128,8 @@ int marker_probe_unregister(const char *name, marker_probe_func probe,
 int marker_probe_unregister_private_data(marker_probe_func probe,
 					 void *probe_private);
 void marker_synchronize_unregister(void);
+void marker_patch_batch_begin(void);
+void marker_patch_batch_end(void);
 
 /**
  * struct marker_probe_request - one probe change in a batch
@@ -230,6 +232,8 @@ static inline int marker_probe_unregister_private_data(marker_probe_func probe,
 }
 
 static inline void marker_synchronize_unregister(void) { }
+static inline void marker_patch_batch_begin(void) { }
+static inline void marker_patch_batch_end(void) { }
 
 #define __DECLARE_MARKER(name, proto, args, format, values)		\
 	static __always_inline void mark_##name(proto)			\

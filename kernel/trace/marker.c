@@ -677,9 +677,10 @@ static void marker_range_sync(struct marker_range *r)
 /*
  * Sites gathered from several names, sorted by address before they are
  * queued so that text_poke_queue() does not flush early; a full buffer is
- * one batch. Protected by marker_mutex.
+ * one batch. 256 is as many as x86's text_poke_queue() takes in one batch
+ * (a page of struct text_poke_loc). Protected by marker_mutex.
  */
-#define MARKER_BATCH_MAX	128
+#define MARKER_BATCH_MAX	256
 static struct marker_site *marker_batch[MARKER_BATCH_MAX];
 static unsigned int marker_batch_nr;
 
@@ -1269,6 +1270,12 @@ abort:
 
 /* ---- Locking ---- */
 
+/*
+ * While non-zero, updates check sites but leave their patching to
+ * marker_patch_batch_end(). Protected by marker_mutex.
+ */
+static unsigned int marker_patch_batch_depth;
+
 /* The locks for checking and patching sites, after marker_mutex. */
 static void marker_sites_lock(void)
 {
@@ -1276,9 +1283,11 @@ static void marker_sites_lock(void)
 	marker_text_lock();
 }
 
+/* Patch what waits to be patched, unless a batch is open, and unlock. */
 static void marker_sites_unlock(void)
 {
-	marker_sites_sync_flagged();
+	if (!marker_patch_batch_depth)
+		marker_sites_sync_flagged();
 	marker_text_unlock();
 	cpus_read_unlock();
 }
@@ -1328,7 +1337,8 @@ static int marker_update_run(struct marker_update *u, int ret)
 		}
 		ret = marker_update_commit(u);
 	}
-	if (!locked && !list_empty(&marker_sync_list)) {
+	if (!locked && !list_empty(&marker_sync_list) &&
+	    !marker_patch_batch_depth) {
 		marker_sites_lock();
 		locked = true;
 	}
@@ -1543,6 +1553,44 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
+
+/**
+ * marker_patch_batch_begin - let updates leave their sites' patching for later
+ *
+ * Until the matching marker_patch_batch_end(), registering and unregistering
+ * probes check the sites as always (and fail as always) and publish the
+ * probes, but patch no site: marker_patch_batch_end() patches every site
+ * they changed in one batch. ftrace calls the pair around enabling or
+ * disabling the events of a whole system, so enabling every marker event
+ * costs one set of sync rounds. Meanwhile a site may still be a NOP though
+ * its probes are attached (its events are not seen yet), or a jump though
+ * they are not (it finds no probes). Batches nest.
+ *
+ * Context: process; takes the registry's mutex.
+ */
+void marker_patch_batch_begin(void)
+{
+	mutex_lock(&marker_mutex);
+	marker_patch_batch_depth++;
+	mutex_unlock(&marker_mutex);
+}
+
+/**
+ * marker_patch_batch_end - patch what updates left for later, in one batch
+ *
+ * Context: process; takes the registry's mutex, cpus_read_lock() and
+ * text_mutex.
+ */
+void marker_patch_batch_end(void)
+{
+	mutex_lock(&marker_mutex);
+	if (!WARN_ON_ONCE(!marker_patch_batch_depth) &&
+	    !--marker_patch_batch_depth && !list_empty(&marker_sync_list)) {
+		marker_sites_lock();
+		marker_sites_unlock();
+	}
+	mutex_unlock(&marker_mutex);
+}
 
 /**
  * marker_synchronize_unregister - wait for detached probes to finish

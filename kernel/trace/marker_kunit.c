@@ -867,6 +867,47 @@ static void marker_site_bytes(struct kunit *test)
 	marker_kunit_expect_nop(test, site.code);
 }
 
+/*
+ * Inside marker_patch_batch_begin()/end(), a registration publishes its
+ * probes but the site is patched only at the end, and a failing one still
+ * fails.
+ */
+static void marker_site_patch_batch(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	marker_patch_batch_begin();
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	KUNIT_EXPECT_EQ(test, -EPERM,
+			marker_probe_register("marker_kunit_values", "x %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE_MSG(test, site.enabled, "the probes are published");
+	marker_kunit_expect_nop(test, site.code);
+	marker_patch_batch_end();
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_kunit_fire(5, 6, "batch");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+
+	marker_patch_batch_begin();
+	marker_patch_batch_begin();
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_patch_batch_end();
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_patch_batch_end();
+	marker_kunit_expect_nop(test, site.code);
+	marker_synchronize_unregister();
+	marker_kunit_fire(7, 8, "off");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+}
+
 static void marker_site_kprobe_refused(struct kunit *test)
 {
 #ifdef CONFIG_KPROBES
@@ -1225,6 +1266,7 @@ static void marker_site_batch(struct kunit *test)
 
 static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_bytes),
+	KUNIT_CASE(marker_site_patch_batch),
 	KUNIT_CASE(marker_site_kprobe_refused),
 	KUNIT_CASE(marker_site_busy),
 	KUNIT_CASE(marker_site_busy_one_of_two),

@@ -156,6 +156,48 @@ test_enable_file_and_system() {
 		fail "no example_ptr event with slot=0"
 }
 
+# Function-call IPIs taken so far by every CPU ("CAL" in /proc/interrupts).
+call_ipis() {
+	awk '$1 == "CAL:" {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
+			s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
+
+# The system's enable patches every marker site in one batch (3 sync
+# rounds, each one call IPI per other CPU), not one batch per event:
+# enabling all marker events costs at most one batch more than enabling
+# one, which pays for ftrace's own work (its sched tracepoints) too.
+test_system_enable_one_batch() {
+	local before one off all sites others
+	others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
+	[ "$others" -gt 0 ] || { fail "needs 2 CPUs"; return; }
+	before=$(call_ipis)
+	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused 1"
+	one=$(($(call_ipis) - before))
+	before=$(call_ipis)
+	echo 0 >"$EVENTS/example_int/enable" || fail "enable refused 0"
+	off=$(($(call_ipis) - before))
+
+	before=$(call_ipis)
+	echo 1 >"$EVENTS/enable" || fail "events/markers/enable refused 1"
+	all=$(($(call_ipis) - before))
+	sites=$(grep -c ' enabled$' "$TRACEFS/marker_sites")
+	echo "# one event: $one call IPIs; all: $sites sites, $all call IPIs"
+	[ "$sites" -ge 20 ] || fail "only $sites sites enabled"
+	[ "$all" -le $((one + 3 * others)) ] ||
+		fail "enabling $sites sites took $all call IPIs, one event $one"
+
+	before=$(call_ipis)
+	echo 0 >"$EVENTS/enable" || fail "events/markers/enable refused 0"
+	all=$(($(call_ipis) - before))
+	echo "# disabling one event: $off call IPIs; all: $all"
+	[ "$(grep -c ' enabled$' "$TRACEFS/marker_sites")" = 0 ] ||
+		fail "sites left enabled"
+	[ "$all" -le $((off + 3 * others)) ] ||
+		fail "disabling $sites sites took $all call IPIs, one event $off"
+}
+
 test_filter_numeric() {
 	echo 'count == 2 || value == 4294967297' >"$EVENTS/example_int/filter" ||
 		fail "filter refused"
@@ -525,7 +567,7 @@ unload_all
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 27
+tap_plan 28
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -539,6 +581,8 @@ run_test "events read from trace_pipe" test_trace_pipe
 run_test "set_event globs; string, char, short, signed char, pointer fields" \
 	test_glob_and_field_kinds
 run_test "enable file and the system's enable" test_enable_file_and_system
+run_test "the system's enable patches all sites in one batch" \
+	test_system_enable_one_batch
 run_test "numeric filters" test_filter_numeric
 run_test "string filters" test_filter_string
 run_test "triggers" test_trigger
