@@ -657,6 +657,12 @@ static int abi_open(struct abi_elf *e, const char *path)
 		return abi_error(path, "truncated file: its section headers end past its end");
 	if (!e->nr_sections)
 		return abi_error(path, "no sections");
+	for (i = 1; i < e->nr_sections; i++) {
+		if (!abi_section_name(e, i))
+			return abi_error(path,
+					 "section %zu has no name: corrupted section name table",
+					 i);
+	}
 
 	for (i = 1; i < e->nr_sections; i++) {
 		elf_scn_t *scn = elf_getscn(e->elf, i);
