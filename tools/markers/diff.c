@@ -6,7 +6,7 @@
  * fields, or inserting one before the last, is breaking. Anything else is
  * compatible and listed: a field appended at the end, a new marker, any
  * change to a debug ("__") marker, a format printed differently with the
- * same fields, a site added, removed or moved.
+ * same fields, a site added, removed or moved to another function.
  *
  * One line per change, "breaking: " or "compatible: ", then the marker,
  * the field and its type before and after ("none" where there is none).
@@ -97,32 +97,58 @@ static int abi_diff_fields(const struct abi_marker *o, const struct abi_marker *
 	return ret;
 }
 
-static bool abi_has_site(const struct abi_marker *m, const char *site)
+/* A site without its offset: the function (and module) holding it. */
+static size_t abi_site_key(const char *site)
 {
-	int i;
+	const char *plus = strrchr(site, '+');
 
-	for (i = 0; i < m->nr_sites; i++) {
-		if (!strcmp(m->sites[i], site))
-			return true;
-	}
-	return false;
+	return plus ? (size_t)(plus - site) : strlen(site);
 }
 
+static int abi_count_sites(const struct abi_marker *m, const char *site,
+			   size_t len)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->nr_sites; i++) {
+		if (abi_site_key(m->sites[i]) == len &&
+		    !strncmp(m->sites[i], site, len))
+			n++;
+	}
+	return n;
+}
+
+static bool abi_same_key(const char *a, const char *b)
+{
+	size_t len = abi_site_key(a);
+
+	return abi_site_key(b) == len && !strncmp(a, b, len);
+}
+
+/*
+ * Sites by function: an offset that shifts inside a function is no change
+ * worth a line; a site added to or gone from a function is. Sites are
+ * sorted, so those of one function are adjacent.
+ */
 static int abi_diff_sites(const struct abi_marker *o, const struct abi_marker *n)
 {
-	int i, ret = 0;
+	const struct abi_marker *side[2] = { o, n };
+	int i, s, ret = 0;
 
-	for (i = 0; i < o->nr_sites; i++) {
-		if (!abi_has_site(n, o->sites[i])) {
-			printf("compatible: %s: site removed or moved: %s\n",
-			       o->name, o->sites[i]);
-			ret = ABI_DIFF_COMPATIBLE;
-		}
-	}
-	for (i = 0; i < n->nr_sites; i++) {
-		if (!abi_has_site(o, n->sites[i])) {
-			printf("compatible: %s: site added or moved: %s\n",
-			       n->name, n->sites[i]);
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < side[s]->nr_sites; i++) {
+			const char *site = side[s]->sites[i];
+			size_t len = abi_site_key(site);
+			int before = abi_count_sites(o, site, len);
+			int after = abi_count_sites(n, site, len);
+
+			if (i && abi_same_key(side[s]->sites[i - 1], site))
+				continue;
+			/* A function with sites on both sides: seen in @o. */
+			if (before == after || (s == 1 && before))
+				continue;
+			printf("compatible: %s: sites in %.*s: %d -> %d\n",
+			       o->name, (int)len, site, before, after);
 			ret = ABI_DIFF_COMPATIBLE;
 		}
 	}
@@ -134,14 +160,15 @@ static int abi_diff_marker(const struct abi_set *old, const struct abi_set *new,
 {
 	int ret = 0;
 
-	if (strcmp(o->format, n->format)) {
+	/* A debug marker promises nothing: its format line says it all. */
+	if (!o->debug)
+		ret = abi_diff_fields(o, n);
+	/* Field lines name what changed; else show the formats. */
+	if (!ret && strcmp(o->format, n->format)) {
 		printf("compatible: %s: format: \"%s\" -> \"%s\"\n", o->name,
 		       o->format, n->format);
 		ret = ABI_DIFF_COMPATIBLE;
 	}
-	/* A debug marker promises nothing: its changes are listed above. */
-	if (!o->debug)
-		ret |= abi_diff_fields(o, n);
 	if (old->has_typed && new->has_typed && o->typed != n->typed) {
 		printf("compatible: %s: %s\n", o->name,
 		       n->typed ? "now typed" : "no longer typed");
