@@ -312,11 +312,11 @@ static const char *abi_string(struct abi_elf *e, const struct abi_place *place,
 	return s;
 }
 
-static bool abi_valid_name(const char *name)
+static bool abi_is_identifier(const char *name)
 {
 	size_t i, len = strlen(name);
 
-	if (!len || len >= MARKER_NAME_MAX)
+	if (!len)
 		return false;
 	for (i = 0; i < len; i++) {
 		char c = name[i];
@@ -491,10 +491,16 @@ static int abi_read_markers(struct abi_elf *e, struct abi_set *set)
 		name = abi_string(e, &name_place, what);
 		if (!name)
 			return -1;
-		if (!abi_valid_name(name))
+		if (!abi_is_identifier(name))
 			return abi_error(e->path,
-					 "%s is not a C identifier of 1 to %d characters: corrupted string table",
-					 what, MARKER_NAME_MAX - 1);
+					 "%s is not a C identifier: corrupted string table",
+					 what);
+		/* trace_mark() refuses it, and so does the module loader. */
+		if (strlen(name) >= MARKER_NAME_MAX)
+			return abi_error(e->path,
+					 "marker %.*s... has a name of %zu characters, more than %d: the kernel refuses it",
+					 MARKER_NAME_MAX - 1, name, strlen(name),
+					 MARKER_NAME_MAX - 1);
 
 		snprintf(what, sizeof(what), "the format of marker %s", name);
 		if (abi_table_target(e, &e->markers,
