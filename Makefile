@@ -7,8 +7,8 @@
 #   make bench   measure markers against tracepoints (QEMU -icount)
 #
 # Pieces: deps source overlay kernel guest nomarkers nomodules generic
-# checkpatch sparse, clean (build output, not the compiler cache) and
-# distclean (the whole cache). Works from any directory
+# checkpatch sparse markers-abi, clean (build output, not the compiler
+# cache) and distclean (the whole cache). Works from any directory
 # (make -C path/to/repo check).
 #
 # Variables (make VAR=value ...):
@@ -48,7 +48,7 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS
 
 .PHONY: check run shell bench deps source overlay kernel guest nomarkers \
-	nomodules generic checkpatch sparse clean distclean
+	nomodules generic checkpatch sparse markers-abi clean distclean
 
 check:
 	@$(H)/check
@@ -111,10 +111,21 @@ checkpatch: overlay
 sparse: kernel
 	@$(H)/gate-sparse
 
+# markers-abi (tools/markers): the baselines gate and the tool's tests,
+# with a closing count as in make check.
+markers-abi: kernel
+	@$(H)/build-markers-abi
+	@$(H)/gate-marker-baselines
+	@$(H)/test-markers-abi | awk -F'\t' \
+		'{ n[$$1]++ } $$1 != "pass" { print toupper($$1), $$2, $$3 } END { \
+		printf "%d passed, %d failed, %d skipped\n", n["pass"], n["fail"], n["skip"]; \
+		exit n["fail"] > 0 }'
+
 clean:
 	rm -rf $(CACHE)/build $(CACHE)/build-* $(CACHE)/kconfig-* \
 		$(CACHE)/test-modules $(CACHE)/selftests $(CACHE)/initramfs* \
-		$(CACHE)/guest-exit $(CACHE)/logs $(CACHE)/results.txt
+		$(CACHE)/markers-abi $(CACHE)/guest-exit $(CACHE)/logs \
+		$(CACHE)/results.txt
 
 distclean:
 	rm -rf $(CACHE)
