@@ -316,10 +316,14 @@ static void notrace marker_event_probe(const struct marker *marker,
  * @probe_private: the struct marker_event
  * @args: the site's arguments
  *
- * As kprobe_perf_func(): builds the record in perf's per-CPU buffer and
- * hands it to the perf events of this CPU. Context: the site's, as for
- * marker_event_probe(); no locks, no allocation. A record perf cannot
- * take (recursion) is counted in marker_perf_lost.
+ * As perf_trace_<call>() for a TRACE_EVENT: builds the record in perf's
+ * per-CPU buffer, runs the BPF tracepoint programs attached to the event
+ * on it (the fields at the offsets of the format file), then hands it to
+ * the perf events of this CPU unless a program returned 0. It runs when
+ * only a program listens too. Context: the site's, as for
+ * marker_event_probe(); no locks, no allocation, no sleeping (BPF
+ * tracepoint programs are not sleepable). A record perf cannot take
+ * (recursion) is counted in marker_perf_lost.
  */
 static void notrace marker_event_perf_probe(const struct marker *marker,
 					    void *probe_private, va_list *args)
@@ -333,7 +337,7 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 	void *entry;
 
 	head = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(head))
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
 
 	size = marker_event_fetch(event, args, &v);
@@ -350,8 +354,9 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 	}
 	perf_fetch_caller_regs(regs);
 	marker_event_store(event, entry, &v);
-	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
-			      head, NULL);
+	/* Runs the event's BPF programs first, as perf_trace_<call>() does */
+	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head,
+				  NULL);
 }
 #endif
 
@@ -626,8 +631,12 @@ static struct marker_event *marker_event_alloc(const char *name,
 	event->class.fields_array = marker_event_fields_array;
 	INIT_LIST_HEAD(&event->class.fields);
 	event->call.class = &event->class;
-	/* Reference-counted as dynamic events: see marker_event_remove() */
-	event->call.flags = TRACE_EVENT_FL_DYNAMIC;
+	/*
+	 * Reference-counted as dynamic events: see marker_event_remove().
+	 * BPF tracepoint programs attach to the perf event, and
+	 * marker_event_perf_probe() runs them.
+	 */
+	event->call.flags = TRACE_EVENT_FL_DYNAMIC | TRACE_EVENT_FL_MARKER;
 	event->call.name = event->name;
 	event->call.event.funcs = &marker_event_funcs;
 	event->call.data = event;

@@ -97,8 +97,11 @@ reset_tracing() {
 		echo 0 >"$e/enable"
 		echo 0 >"$e/filter"
 		grep -v '^#' "$e/trigger" | while read -r t; do
-			t=${t%% *}
-			echo "!${t%%:*}" >>"$e/trigger"
+			# A hist trigger is removed only by its whole text
+			case $t in
+			hist:*) echo "!${t% \[*\]}" ;;
+			*) t=${t%% *}; echo "!${t%%:*}" ;;
+			esac >>"$e/trigger"
 		done
 	done
 	: >"$TRACEFS/set_event"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Stock tools read marker events: trace-cmd record + report and perf
-# record + script, on markers of samples/markers/marker-example.c fired
+# record + script, stat and trace, each on chosen events and on all marker
+# events at once (none that a tool cannot parse), on markers of
+# samples/markers/marker-example.c and of markers_work, fired
 # with known values (iteration i: example_int count=i value=i*2^32+i,
 # example_string name=zero|one|two|three, example_small letter='a'+i
 # flags=0xf000|i delta=-i). Each tool is skipped when it is not installed.
@@ -11,6 +13,7 @@ set -u
 . "$(dirname "$0")/markers_lib.sh"
 
 OUT=/tmp/markers-tools
+WORK=$(cd "$(dirname "$0")" && pwd)/markers_work
 FIRE3="echo 3 >$FIRE"
 
 # expect_values FILE: the three iterations' values are in FILE.
@@ -110,6 +113,65 @@ test_perf_conflict_heals() {
 	load marker-example
 }
 
+# Every marker event at once: trace-cmd record -e markers, report with
+# no event it cannot parse.
+test_trace_cmd_all() {
+	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers \
+		sh -c "$FIRE3; $WORK futex-wait 5151 2") >$OUT/trace-cmd.log 2>&1 ||
+		fail "trace-cmd record -e markers failed: $(cat $OUT/trace-cmd.log)"
+	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
+		fail "trace-cmd report failed: $(cat $OUT/report.txt)"
+	expect_values $OUT/report.txt || return 1
+	[ "$(grep -c 'futex_wait:.* val=5151 ' $OUT/report.txt)" = 2 ] ||
+		fail "expected 2 futex_wait events with val=5151"
+	! grep -i 'failed to parse' $OUT/report.txt ||
+		fail "trace-cmd report could not parse every marker event"
+}
+
+# perf stat -e 'markers:*': every marker event counted, the workload's
+# own hits exactly (4 futex waits, no wake).
+test_perf_stat_all() {
+	local nr_events
+	perf stat -x, -o $OUT/stat.txt -e 'markers:*' \
+		-- "$WORK" futex-wait 5252 4 >$OUT/perf.log 2>&1 ||
+		fail "perf stat failed: $(cat $OUT/perf.log $OUT/stat.txt)" || return 1
+	nr_events=$(ls -d "$EVENTS"/*/ | wc -l)
+	[ "$(grep -c ',markers:' $OUT/stat.txt)" = "$nr_events" ] ||
+		fail "expected $nr_events marker events: $(cat $OUT/stat.txt)"
+	! grep -q 'not supported\|not counted' $OUT/stat.txt ||
+		fail "events not counted: $(cat $OUT/stat.txt)"
+	grep -q '^4,,markers:futex_wait,' $OUT/stat.txt &&
+	grep -q '^0,,markers:futex_wake,' $OUT/stat.txt ||
+		fail "expected 4 futex_wait and no futex_wake: $(cat $OUT/stat.txt)"
+}
+
+# perf record -e 'markers:*' and perf script: the values, and no event
+# perf cannot parse.
+test_perf_record_all() {
+	(cd $OUT && perf record -q -B -o $OUT/perf.data -e 'markers:*' \
+		-- sh -c "$FIRE3; $WORK futex-wait 5353 2; :") >$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)"
+	perf script -i $OUT/perf.data >$OUT/script.txt 2>&1 ||
+		fail "perf script failed: $(cat $OUT/script.txt)"
+	expect_values $OUT/script.txt || return 1
+	[ "$(grep -c 'markers:futex_wait:.* val=5353 ' $OUT/script.txt)" = 2 ] ||
+		fail "expected 2 markers:futex_wait samples with val=5353"
+	# sh forks markers_work (not its last command, so not exec'd)
+	grep -q 'markers:sched_process_fork:.* parent_comm=sh ' $OUT/script.txt ||
+		fail "no sched_process_fork sample of sh starting markers_work"
+	! grep -i 'failed to parse' $OUT/script.txt ||
+		fail "perf script could not parse every marker event"
+}
+
+# perf trace -e markers:futex_wait, without system calls.
+test_perf_trace() {
+	perf trace --no-syscalls -e markers:futex_wait \
+		-- "$WORK" futex-wait 5454 3 >$OUT/trace.txt 2>&1 ||
+		fail "perf trace failed: $(cat $OUT/trace.txt)" || return 1
+	[ "$(grep -c 'markers:futex_wait.*5454' $OUT/trace.txt)" = 3 ] ||
+		fail "expected 3 futex_wait lines with 5454: $(cat $OUT/trace.txt)"
+}
+
 require
 unload_all
 reset_tracing
@@ -119,13 +181,15 @@ mkdir -p $OUT
 # Room for every event whatever earlier tests left (trace-cmd reads pages).
 echo 1408 >"$TRACEFS/buffer_size_kb"
 
-tap_plan 6
+tap_plan 10
 if command -v trace-cmd >/dev/null; then
 	run_test "trace-cmd record -e markers:<name> + report" test_trace_cmd
 	run_test "trace-cmd record -f on a string field" test_trace_cmd_filter
+	run_test "trace-cmd record -e markers: every event parses" test_trace_cmd_all
 else
 	skip_test "trace-cmd record -e markers:<name> + report" "no trace-cmd"
 	skip_test "trace-cmd record -f on a string field" "no trace-cmd"
+	skip_test "trace-cmd record -e markers: every event parses" "no trace-cmd"
 fi
 if command -v perf >/dev/null; then
 	run_test "perf record -e markers:<name> + perf script" test_perf
@@ -133,11 +197,21 @@ if command -v perf >/dev/null; then
 	run_test "module unloaded while perf records its event" test_perf_module_unload
 	run_test "perf's old format goes, the conflict heals, the event takes the new" \
 		test_perf_conflict_heals
+	run_test "perf stat -e 'markers:*' counts every marker event" test_perf_stat_all
+	run_test "perf record -e 'markers:*': every event parses" test_perf_record_all
+	if perf trace -h 2>&1 | grep -q -- '--syscalls'; then
+		run_test "perf trace -e markers:<name>" test_perf_trace
+	else
+		skip_test "perf trace -e markers:<name>" "perf trace not built in"
+	fi
 else
 	skip_test "perf record -e markers:<name> + perf script" "no perf"
 	skip_test "perf and ftrace on one event" "no perf"
 	skip_test "module unloaded while perf records its event" "no perf"
 	skip_test "perf's old format goes, the conflict heals, the event takes the new" "no perf"
+	skip_test "perf stat -e 'markers:*' counts every marker event" "no perf"
+	skip_test "perf record -e 'markers:*': every event parses" "no perf"
+	skip_test "perf trace -e markers:<name>" "no perf"
 fi
 rm -rf $OUT
 tap_exit

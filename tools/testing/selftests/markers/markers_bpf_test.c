@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * markers_bpf_test - BPF tracepoint programs on marker events
+ *
+ * Loads a hand-assembled BPF_PROG_TYPE_TRACEPOINT program through bpf(2)
+ * (no libbpf) that reads the fields of markers:futex_wait at the offsets
+ * the event's format file gives, attaches it to the event's perf event
+ * with PERF_EVENT_IOC_SET_BPF and with BPF_LINK_CREATE, issues futex
+ * waits with known values and checks what the program saw. Also checks
+ * that the kernel names the event to bpf(2) users and refuses programs
+ * of the wrong type or reading past the last field.
+ *
+ * Needs root, tracefs at /sys/kernel/tracing and CONFIG_BPF_EVENTS.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/futex.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define EVENT_DIR	"/sys/kernel/tracing/events/markers/futex_wait"
+
+/* The program counts only waits whose val has this in its top 16 bits. */
+#define MAGIC_HI	0x5a5a
+#define MAGIC(i)	((MAGIC_HI << 16) | (i))
+
+/* What the program stores in its one map element. */
+struct seen {
+	uint64_t hits;
+	uint64_t val_sum;
+	uint64_t op;		/* last op, as read (u32) */
+	uint64_t ret;		/* last ret, as read (u32) */
+	uint64_t timeout_ns;	/* last timeout_ns */
+};
+
+/* Offsets and sizes of a field in the record, from the format file. */
+struct field {
+	int offset;
+	int size;
+};
+
+static int read_event_file(const char *file, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), EVENT_DIR "/%s", file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Find "field:TYPE NAME;\toffset:N;\tsize:N;" in the format file. */
+static int find_field(const char *name, struct field *f)
+{
+	char buf[4096], want[64];
+	char *line;
+
+	if (read_event_file("format", buf, sizeof(buf)))
+		return -1;
+	snprintf(want, sizeof(want), " %s;", name);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *p = strstr(line, want);
+
+		if (!strstr(line, "field:") || !p)
+			continue;
+		if (sscanf(p + strlen(want), " offset:%d; size:%d;",
+			   &f->offset, &f->size) == 2)
+			return 0;
+	}
+	return -1;
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* ---- A small BPF assembler: one struct bpf_insn per call ---- */
+
+struct prog {
+	struct bpf_insn insn[64];
+	int len;
+};
+
+static int emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src,
+		int16_t off, int32_t imm)
+{
+	struct bpf_insn *i = &p->insn[p->len];
+
+	i->code = code;
+	i->dst_reg = dst;
+	i->src_reg = src;
+	i->off = off;
+	i->imm = imm;
+	return p->len++;
+}
+
+/* Point the jump at @at to the next instruction emitted. */
+static void land(struct prog *p, int at)
+{
+	p->insn[at].off = p->len - at - 1;
+}
+
+static void ld_map_fd(struct prog *p, uint8_t dst, int fd)
+{
+	emit(p, BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_FD, 0, fd);
+	emit(p, 0, 0, 0, 0, 0);
+}
+
+/*
+ * if ((val >> 16) == MAGIC_HI) {
+ *	s = map[0];
+ *	s->hits++; s->val_sum += val;
+ *	s->op = op; s->ret = ret; s->timeout_ns = timeout_ns;
+ * }
+ * return 0;
+ */
+static void build_counter(struct prog *p, int map_fd, struct field *val,
+			  struct field *op, struct field *ret,
+			  struct field *timeout)
+{
+	int skip1, skip2;
+
+	p->len = 0;
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
+	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_7, BPF_REG_6, val->offset, 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
+	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
+	skip1 = emit(p, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0, MAGIC_HI);
+	emit(p, BPF_ST | BPF_W | BPF_MEM, BPF_REG_10, 0, -4, 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+	ld_map_fd(p, BPF_REG_1, map_fd);
+	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	skip2 = emit(p, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 8, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 8, 0);
+	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_1, BPF_REG_6, op->offset, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 16, 0);
+	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_1, BPF_REG_6, ret->offset, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 24, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_6,
+	     timeout->offset, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 32, 0);
+	land(p, skip1);
+	land(p, skip2);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+static char verifier_log[65536];
+
+static int load_prog(struct prog *p, enum bpf_prog_type type)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (uintptr_t)p->insn;
+	attr.insn_cnt = p->len;
+	attr.license = (uintptr_t)"GPL";
+	attr.log_buf = (uintptr_t)verifier_log;
+	attr.log_size = sizeof(verifier_log);
+	attr.log_level = 1;
+	verifier_log[0] = '\0';
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0)
+		fprintf(stderr, "# BPF_PROG_LOAD: %s\n%s", strerror(errno),
+			verifier_log);
+	return fd;
+}
+
+static int open_event(void)
+{
+	struct perf_event_attr attr;
+	char buf[32];
+
+	if (read_event_file("id", buf, sizeof(buf)))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = strtoull(buf, NULL, 10);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	return syscall(SYS_perf_event_open, &attr, -1, 0, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+/* COUNT futex waits with val MAGIC(first + i) that fail with EAGAIN. */
+static int futex_waits(int first, int count)
+{
+	uint32_t word;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		word = MAGIC(first + i) + 1;
+		if (syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE,
+			    MAGIC(first + i), NULL, NULL, 0) != -1 ||
+		    errno != EAGAIN)
+			return -1;
+	}
+	return 0;
+}
+
+static int map_read(int map_fd, struct seen *s)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)s;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
+}
+
+FIXTURE(futex_wait) {
+	struct field val, op, ret, timeout, last;
+	int map_fd;
+	int prog_fd;
+	int event_fd;
+	struct prog prog;
+};
+
+FIXTURE_SETUP(futex_wait)
+{
+	union bpf_attr attr;
+
+	self->map_fd = -1;
+	self->prog_fd = -1;
+	self->event_fd = -1;
+	if (access(EVENT_DIR "/format", R_OK))
+		SKIP(return, "no " EVENT_DIR " (CONFIG_MARKERS_TRACE)");
+	ASSERT_EQ(0, find_field("val", &self->val));
+	ASSERT_EQ(0, find_field("op", &self->op));
+	ASSERT_EQ(0, find_field("ret", &self->ret));
+	ASSERT_EQ(0, find_field("timeout_ns", &self->timeout));
+	ASSERT_EQ(4, self->val.size);
+	ASSERT_EQ(8, self->timeout.size);
+	/* The format's last field: ret, after timeout_ns */
+	ASSERT_GT(self->ret.offset, self->timeout.offset);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = sizeof(struct seen);
+	attr.max_entries = 1;
+	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
+		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
+	self->map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	ASSERT_LE(0, self->map_fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+
+	build_counter(&self->prog, self->map_fd, &self->val, &self->op,
+		      &self->ret, &self->timeout);
+	self->prog_fd = load_prog(&self->prog, BPF_PROG_TYPE_TRACEPOINT);
+	ASSERT_LE(0, self->prog_fd);
+	self->event_fd = open_event();
+	ASSERT_LE(0, self->event_fd) TH_LOG("perf_event_open: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(futex_wait)
+{
+	if (self->event_fd >= 0)
+		close(self->event_fd);
+	if (self->prog_fd >= 0)
+		close(self->prog_fd);
+	if (self->map_fd >= 0)
+		close(self->map_fd);
+}
+
+/* The fields as the program read them: 5 waits, MAGIC(1) to MAGIC(5). */
+static void expect_five_waits(struct __test_metadata *_metadata, int map_fd)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, map_read(map_fd, &s));
+	EXPECT_EQ(5, s.hits);
+	EXPECT_EQ(5ULL * MAGIC(0) + 1 + 2 + 3 + 4 + 5, s.val_sum);
+	EXPECT_EQ(FUTEX_WAIT_PRIVATE, s.op);
+	EXPECT_EQ((uint32_t)-EAGAIN, s.ret);
+	/* No timeout: the marker says -1 */
+	EXPECT_EQ(-1, (int64_t)s.timeout_ns);
+}
+
+TEST_F(futex_wait, set_bpf)
+{
+	struct seen s;
+
+	ASSERT_EQ(0, ioctl(self->event_fd, PERF_EVENT_IOC_SET_BPF, self->prog_fd))
+		TH_LOG("PERF_EVENT_IOC_SET_BPF: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(self->event_fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, futex_waits(1, 5));
+	expect_five_waits(_metadata, self->map_fd);
+
+	/* A second program on the same perf event is refused */
+	EXPECT_EQ(-1, ioctl(self->event_fd, PERF_EVENT_IOC_SET_BPF,
+			    self->prog_fd));
+	EXPECT_EQ(EEXIST, errno);
+
+	/* Detached when the perf event goes */
+	close(self->event_fd);
+	self->event_fd = -1;
+	ASSERT_EQ(0, futex_waits(1, 2));
+	ASSERT_EQ(0, map_read(self->map_fd, &s));
+	EXPECT_EQ(5, s.hits);
+}
+
+TEST_F(futex_wait, task_fd_query)
+{
+	union bpf_attr attr;
+	char name[64];
+
+	ASSERT_EQ(0, ioctl(self->event_fd, PERF_EVENT_IOC_SET_BPF, self->prog_fd));
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = self->event_fd;
+	attr.task_fd_query.buf = (uintptr_t)name;
+	attr.task_fd_query.buf_len = sizeof(name);
+	ASSERT_EQ(0, sys_bpf(BPF_TASK_FD_QUERY, &attr))
+		TH_LOG("BPF_TASK_FD_QUERY: %s", strerror(errno));
+	EXPECT_EQ(BPF_FD_TYPE_TRACEPOINT, attr.task_fd_query.fd_type);
+	EXPECT_STREQ("futex_wait", name);
+}
+
+TEST_F(futex_wait, link)
+{
+	struct bpf_link_info info;
+	union bpf_attr attr;
+	char name[64];
+	struct seen s;
+	int link_fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = self->prog_fd;
+	attr.link_create.target_fd = self->event_fd;
+	attr.link_create.attach_type = BPF_PERF_EVENT;
+	link_fd = sys_bpf(BPF_LINK_CREATE, &attr);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(self->event_fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, futex_waits(1, 5));
+	expect_five_waits(_metadata, self->map_fd);
+
+	memset(&info, 0, sizeof(info));
+	info.perf_event.tracepoint.tp_name = (uintptr_t)name;
+	info.perf_event.tracepoint.name_len = sizeof(name);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = link_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	ASSERT_EQ(0, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		TH_LOG("BPF_OBJ_GET_INFO_BY_FD: %s", strerror(errno));
+	EXPECT_EQ(BPF_LINK_TYPE_PERF_EVENT, info.type);
+	EXPECT_EQ(BPF_PERF_EVENT_TRACEPOINT, info.perf_event.type);
+	EXPECT_STREQ("futex_wait", name);
+
+	/* Closing the link detaches the program; the perf event stays */
+	close(link_fd);
+	ASSERT_EQ(0, futex_waits(1, 3));
+	ASSERT_EQ(0, map_read(self->map_fd, &s));
+	EXPECT_EQ(5, s.hits);
+}
+
+TEST_F(futex_wait, refuse_kprobe_program)
+{
+	struct prog p = { .len = 0 };
+	int fd;
+
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	fd = load_prog(&p, BPF_PROG_TYPE_KPROBE);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(self->event_fd, PERF_EVENT_IOC_SET_BPF, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+TEST_F(futex_wait, refuse_read_past_record)
+{
+	struct prog p = { .len = 0 };
+	int end = self->ret.offset + self->ret.size;
+	int fd;
+
+	/* r0 = *(u64 *)(ctx + end rounded up): past the last field */
+	emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
+	     (end + 7) & ~7, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	fd = load_prog(&p, BPF_PROG_TYPE_TRACEPOINT);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(self->event_fd, PERF_EVENT_IOC_SET_BPF, fd));
+	EXPECT_EQ(EACCES, errno);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

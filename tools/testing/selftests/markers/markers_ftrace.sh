@@ -1,0 +1,239 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# What ftrace does with a trace event it does with a marker event: a
+# histogram trigger keyed on a marker field, an event probe on a marker
+# event, a synthetic wakeup-latency event built from the sched_wakeup and
+# sched_switch markers, set_event_pid, string filters with globs, and the
+# snapshot and stacktrace triggers. The workload is markers_work, whose
+# hits are known (futex waits with given values, sleeps).
+
+set -u
+. "$(dirname "$0")/markers_lib.sh"
+
+WORK=$(cd "$(dirname "$0")" && pwd)/markers_work
+OUT=/tmp/markers-ftrace
+
+# The lines of FILE, blanks squeezed.
+squeeze() {
+	tr -s ' \t' '  ' <"$1"
+}
+
+# Remove the triggers of EVENT (a marker event name), last added first.
+# A hist trigger is removed only by its whole text, filter included.
+remove_triggers() {
+	local t
+	grep -v '^#' "$EVENTS/$1/trigger" | sed '1!G;h;$!d' | while read -r t; do
+		echo "!${t% \[*\]}" >>"$EVENTS/$1/trigger"
+	done
+}
+
+# Keys val and op of futex_wait, two workloads: exact hit counts.
+test_hist_futex() {
+	local hist=$OUT/hist
+	echo 'hist:keys=val,op:vals=hitcount' >"$EVENTS/futex_wait/trigger" ||
+		fail "cannot add a hist trigger to markers:futex_wait" || return 1
+	"$WORK" futex-wait 4242 3 && "$WORK" futex-wait 4343 5 0 ||
+		fail "markers_work failed"
+	squeeze "$EVENTS/futex_wait/hist" >$hist
+	expect_line '{ val: 4242, op: 128 } hitcount: 3' $hist
+	expect_line '{ val: 4343, op: 0 } hitcount: 5' $hist
+	remove_triggers futex_wait
+	[ "$test_failed" = 0 ] || cat $hist
+}
+
+# hist:keys=prev_pid on sched_switch, for a task that sleeps 5 times: at
+# least 6 switches out (5 sleeps and its exit), its prio summed.
+test_hist_sched_switch() {
+	local hist=$OUT/hist pid line hits prio
+	echo 'hist:keys=prev_pid:vals=hitcount,prev_prio if prev_comm == "markers_work"' \
+		>"$EVENTS/sched_switch/trigger" ||
+		fail "cannot add a hist trigger to markers:sched_switch" || return 1
+	"$WORK" sleep 5 10 &
+	pid=$!
+	wait $pid || fail "markers_work failed"
+	squeeze "$EVENTS/sched_switch/hist" >$hist
+	remove_triggers sched_switch
+	line=$(grep "^{ prev_pid: $pid }" $hist)
+	hits=$(echo "$line" | sed -n 's/.* hitcount: \([0-9]*\).*/\1/p')
+	prio=$(echo "$line" | sed -n 's/.* prev_prio: \([0-9]*\).*/\1/p')
+	[ -n "$hits" ] && [ "$hits" -ge 6 ] ||
+		fail "expected at least 6 switches of pid $pid: $(cat $hist)" || return 1
+	[ "$prio" = $((120 * hits)) ] ||
+		fail "expected prev_prio sum $((120 * hits)), got $prio"
+	grep -q '^ *Entries: 1$' $hist ||
+		fail "expected one entry: $(cat $hist)"
+}
+
+# An eprobe on markers:futex_wait fetches its fields.
+test_eprobe() {
+	local n
+	echo 'e:markers_ep/futex_val markers/futex_wait val=$val:u32 op=$op:s32 ret=$ret:s32' \
+		>>"$TRACEFS/dynamic_events" ||
+		fail "cannot add an eprobe on markers/futex_wait" || return 1
+	echo 1 >"$TRACEFS/events/markers_ep/futex_val/enable"
+	"$WORK" futex-wait 4747 2 || fail "markers_work failed"
+	echo 0 >"$TRACEFS/events/markers_ep/futex_val/enable"
+	n=$(grep -c 'futex_val: (markers.futex_wait) val=4747 op=128 ret=-11$' \
+		"$TRACEFS/trace")
+	[ "$n" = 2 ] || fail "expected 2 eprobe hits: $(grep futex_val "$TRACEFS/trace")"
+	echo '-:markers_ep/futex_val' >>"$TRACEFS/dynamic_events" ||
+		fail "cannot remove the eprobe"
+}
+
+# wakeup_lat(pid, lat): from markers:sched_wakeup to markers:sched_switch
+# of the same pid, for a task that sleeps 5 times.
+test_synth_wakeup_latency() {
+	local pid lines bad on_switch
+	on_switch='hist:keys=next_pid:lat=common_timestamp.usecs-$ts0'
+	on_switch="$on_switch:onmatch(markers.sched_wakeup)"
+	on_switch="$on_switch.trace(wakeup_lat,next_pid,\$lat)"
+	on_switch="$on_switch if next_comm == \"markers_work\""
+	# int as the marker's pid fields: a field passed to trace() must
+	# have the synthetic field's type
+	echo 'wakeup_lat int pid; u64 lat' >>"$TRACEFS/synthetic_events" ||
+		fail "cannot add a synthetic event" || return 1
+	echo 'hist:keys=pid:ts0=common_timestamp.usecs if comm == "markers_work"' \
+		>>"$EVENTS/sched_wakeup/trigger" &&
+	echo "$on_switch" >>"$EVENTS/sched_switch/trigger" ||
+		fail "cannot add the hist triggers of wakeup_lat: $(cat "$TRACEFS/error_log")"
+	echo 1 >"$TRACEFS/events/synthetic/wakeup_lat/enable"
+	"$WORK" sleep 5 20 &
+	pid=$!
+	wait $pid || fail "markers_work failed"
+	echo 0 >"$TRACEFS/events/synthetic/wakeup_lat/enable"
+	# Read first: removing an event that was enabled clears the buffer
+	sed -n 's/^.*wakeup_lat: //p' "$TRACEFS/trace" >$OUT/lat
+	remove_triggers sched_switch
+	remove_triggers sched_wakeup
+	echo '!wakeup_lat' >>"$TRACEFS/synthetic_events" ||
+		fail "cannot remove wakeup_lat"
+	lines=$(grep -c "^pid=$pid lat=[0-9][0-9]*\$" $OUT/lat)
+	[ "$lines" -ge 5 ] ||
+		fail "expected 5 or more latencies of pid $pid: $(cat $OUT/lat)"
+	bad=$(grep -v "^pid=$pid lat=[0-9]\{1,7\}\$" $OUT/lat)
+	[ -z "$bad" ] || fail "latencies of other tasks or over 10 s: $bad"
+}
+
+# set_event_pid: of two workloads, only the chosen task's events.
+test_set_event_pid() {
+	local p1 p2
+	rm -f $OUT/go1 $OUT/go2
+	mkfifo $OUT/go1 $OUT/go2
+	sh -c "read x <$OUT/go1; exec $WORK futex-wait 1111 3" &
+	p1=$!
+	sh -c "read x <$OUT/go2; exec $WORK futex-wait 2222 4" &
+	p2=$!
+	echo $p1 >"$TRACEFS/set_event_pid"
+	echo 1 >"$EVENTS/futex_wait/enable"
+	echo >$OUT/go1
+	echo >$OUT/go2
+	wait $p1 && wait $p2 || fail "markers_work failed"
+	echo 0 >"$EVENTS/futex_wait/enable"
+	[ "$(grep -c -- "-$p1 .*futex_wait: .* val=1111 " "$TRACEFS/trace")" = 3 ] ||
+		fail "expected the 3 events of pid $p1"
+	[ "$(grep -c 'futex_wait:' "$TRACEFS/trace")" = 3 ] ||
+		fail "expected no other events: $(grep futex_wait: "$TRACEFS/trace")"
+}
+
+# filter EXPR: the sched_process_exit events of two markers_work and one
+# true process that EXPR selects, as "comm pid" lines.
+exits_with_filter() {
+	: >"$TRACEFS/trace"
+	echo "$1" >"$EVENTS/sched_process_exit/filter" ||
+		fail "filter '$1' refused" || return 1
+	echo 1 >"$EVENTS/sched_process_exit/enable"
+	"$WORK" futex-wait 1 1
+	"$WORK" futex-wait 1 1
+	/bin/true
+	echo 0 >"$EVENTS/sched_process_exit/enable"
+	events_of sched_process_exit |
+		sed -n 's/^sched_process_exit: pid=[0-9]* .*comm=\([^ ]*\) .*exit_code=0$/\1/p'
+}
+
+# expect_exits EXPR COMMS: EXPR selects exactly the exits of COMMS.
+expect_exits() {
+	local got
+	got=$(exits_with_filter "$1" | tr '\n' ' ')
+	[ "$got" = "$2" ] || fail "filter '$1': expected '$2', got '$got'"
+}
+
+test_string_filters() {
+	expect_exits 'comm == "markers_work"' 'markers_work markers_work '
+	expect_exits 'comm ~ "markers_*"' 'markers_work markers_work '
+	expect_exits 'comm ~ "*_work"' 'markers_work markers_work '
+	expect_exits 'comm ~ "markers_[vw]ork"' 'markers_work markers_work '
+	expect_exits 'comm != "markers_work" && comm ~ "tru*"' 'true '
+	expect_exits 'comm == "markers_wor"' ''
+}
+
+# snapshot:1 on the first val == 4444: the snapshot holds the events up
+# to it, the live buffer those after.
+test_snapshot_trigger() {
+	echo 1 >"$EVENTS/futex_wait/enable"
+	echo 'snapshot:1 if val == 4444' >"$EVENTS/futex_wait/trigger" ||
+		fail "cannot add a snapshot trigger" || return 1
+	"$WORK" futex-wait 4443 1 && "$WORK" futex-wait 4444 2 &&
+		"$WORK" futex-wait 4445 1 || fail "markers_work failed"
+	echo 0 >"$EVENTS/futex_wait/enable"
+	grep -q '^snapshot:count=0' "$EVENTS/futex_wait/trigger" ||
+		fail "trigger not used up: $(cat "$EVENTS/futex_wait/trigger")"
+	grep -q 'futex_wait: .* val=4443 ' "$TRACEFS/snapshot" &&
+	grep -q 'futex_wait: .* val=4444 ' "$TRACEFS/snapshot" ||
+		fail "snapshot: $(grep futex_wait "$TRACEFS/snapshot")"
+	! grep -q 'val=4445 ' "$TRACEFS/snapshot" ||
+		fail "the snapshot holds an event after the trigger"
+	grep -q 'futex_wait: .* val=4445 ' "$TRACEFS/trace" ||
+		fail "the live buffer lost the event after the snapshot"
+	echo 0 >"$TRACEFS/snapshot"
+}
+
+# stacktrace:1: one kernel stack, from the futex system call.
+test_stacktrace_trigger() {
+	echo 'stacktrace:1 if val == 4646' >"$EVENTS/futex_wait/trigger" ||
+		fail "cannot add a stacktrace trigger" || return 1
+	"$WORK" futex-wait 4646 2 || fail "markers_work failed"
+	[ "$(grep -c '<stack trace>' "$TRACEFS/trace")" = 1 ] ||
+		fail "expected one stack trace: $(cat "$TRACEFS/trace")" || return 1
+	grep -q '^ => .*futex' "$TRACEFS/trace" &&
+	grep -q '^ => do_syscall_64' "$TRACEFS/trace" ||
+		fail "not the futex system call's stack: $(cat "$TRACEFS/trace")"
+}
+
+require
+[ -x "$WORK" ] || { echo "1..0 # SKIP no $WORK"; exit 4; }
+unload_all
+reset_tracing
+rm -rf $OUT
+mkdir -p $OUT
+
+tap_plan 8
+if [ -f "$EVENTS/futex_wait/hist" ]; then
+	run_test "hist:keys=val,op on markers:futex_wait counts each" test_hist_futex
+	run_test "hist:keys=prev_pid on markers:sched_switch" test_hist_sched_switch
+else
+	skip_test "hist:keys=val,op on markers:futex_wait counts each" "no CONFIG_HIST_TRIGGERS"
+	skip_test "hist:keys=prev_pid on markers:sched_switch" "no CONFIG_HIST_TRIGGERS"
+fi
+if grep -q '<attached-group>' "$TRACEFS/README"; then
+	run_test "eprobe on markers:futex_wait fetches its fields" test_eprobe
+else
+	skip_test "eprobe on markers:futex_wait fetches its fields" "no eprobes"
+fi
+if [ -f "$TRACEFS/synthetic_events" ] && [ -f "$EVENTS/futex_wait/hist" ]; then
+	run_test "synthetic wakeup latency from markers sched_wakeup and sched_switch" \
+		test_synth_wakeup_latency
+else
+	skip_test "synthetic wakeup latency from markers sched_wakeup and sched_switch" \
+		"no CONFIG_SYNTH_EVENTS"
+fi
+run_test "set_event_pid selects one task's marker events" test_set_event_pid
+run_test "string filters and globs on a marker's %s field" test_string_filters
+if [ -f "$TRACEFS/snapshot" ]; then
+	run_test "snapshot trigger on a marker event" test_snapshot_trigger
+else
+	skip_test "snapshot trigger on a marker event" "no CONFIG_TRACER_SNAPSHOT"
+fi
+run_test "stacktrace trigger on a marker event" test_stacktrace_trigger
+rm -rf $OUT
+tap_exit
