@@ -201,7 +201,8 @@ row "hot: lost / extra calls" "$(h lost) / $(h extra)"
 row "A: hardirq/softirq/nmi fired" "$(a hard_fired) / $(a soft_fired) / $(a nmi_fired)"
 row "A: hardirq/softirq/nmi probe" "$(a hard_calls) / $(a soft_calls) / $(a nmi_calls)"
 row "A: nmi sent / skipped / lost" "$(a nmi_sent) / $(a nmi_skipped) / $(a nmi_lost)"
-row "B (${SECONDS_MIN} s): hardirq fired/probe/events" "$(q hard_fired) / $(q hard_calls) / $rec_hard"
+row "B (${SECONDS_MIN} s): hardirq fired/probe/events" \
+	"$(q hard_fired) / $(q hard_calls) / $rec_hard"
 row "B: softirq fired / probe / events" "$(q soft_fired) / $(q soft_calls) / $rec_soft"
 row "B: nmi sent / fired / probe / events" \
 	"$(q nmi_sent) / $(q nmi_fired) / $(q nmi_calls) / $rec_nmi"
