@@ -5,6 +5,8 @@
 #   make check   all tests and gates; ends with "N passed, N failed, N skipped"
 #   make shell   boot the test guest with an interactive shell
 #   make bench   measure markers against tracepoints (QEMU -icount)
+#   make stress  hot-site patching, IRQ/softirq/NMI fires and module
+#                cycles under load, one table (harness/stress)
 #
 # Pieces: deps source overlay kernel guest nomarkers nomodules generic
 # checkpatch sparse markers-abi, clean (build output, not the compiler
@@ -25,6 +27,9 @@
 #   KUNIT_EXPECT_GENERIC  the same for the generic path's boot
 #   FRAGMENTS     config fragments of the main kernel
 #   LINUX_SOURCE_VERSION  the linux-source-6.12 version to pin
+#   STRESS_CYCLES, STRESS_LOADS, DURATION  make stress's counts (cycles of
+#                 the hot-site probe, module loads, least seconds of the
+#                 IRQ sources)
 
 ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
@@ -48,7 +53,7 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS
 
 .PHONY: check run shell bench deps source overlay kernel guest nomarkers \
-	nomodules generic checkpatch sparse markers-abi clean distclean
+	nomodules generic checkpatch sparse markers-abi stress clean distclean
 
 check:
 	@$(H)/check
@@ -78,6 +83,11 @@ kernel: overlay
 
 guest: kernel
 	@$(H)/build-test-modules
+
+stress: guest
+	@$(H)/build-selftests
+	@$(H)/build-initramfs
+	@$(H)/stress
 	@$(H)/build-selftests
 	@$(H)/build-initramfs
 
