@@ -308,6 +308,53 @@ static u64 marker_fetch_unsigned(char length, va_list *args)
 	}
 }
 
+static const char *marker_integer_c_type(char length, bool is_signed)
+{
+	switch (length) {
+	case 'H':
+		return is_signed ? "signed char" : "unsigned char";
+	case 'h':
+		return is_signed ? "short" : "unsigned short";
+	case 'l':
+		return is_signed ? "long" : "unsigned long";
+	case 'L':
+		return is_signed ? "long long" : "unsigned long long";
+	case 'z':
+		return is_signed ? "ssize_t" : "size_t";
+	case 't':
+		/* %tu: vsnprintf() and marker_field_fetch() read ptrdiff_t. */
+		return "ptrdiff_t";
+	default:
+		return is_signed ? "int" : "unsigned int";
+	}
+}
+
+/**
+ * marker_field_c_type - the C type a field's conversion reads
+ * @field: a field from marker_format_parse()
+ *
+ * Return: the type as C spells it: "int" for %d, "unsigned long" for %lx,
+ * "char" for %c, "void *" for %p, "const char *" for %s, ... The tracefs
+ * face names its fields with it, and markers-abi reports them with it.
+ */
+const char *marker_field_c_type(const struct marker_field *field)
+{
+	switch (field->type) {
+	case MARKER_FIELD_SIGNED:
+		return marker_integer_c_type(field->length, true);
+	case MARKER_FIELD_UNSIGNED:
+		return marker_integer_c_type(field->length, false);
+	case MARKER_FIELD_CHAR:
+		return "char";
+	case MARKER_FIELD_POINTER:
+		return "void *";
+	case MARKER_FIELD_STRING:
+		return "const char *";
+	}
+	return "?";
+}
+EXPORT_SYMBOL_GPL(marker_field_c_type);
+
 /**
  * marker_field_fetch - read the argument of one field
  * @field: a field from marker_format_parse()

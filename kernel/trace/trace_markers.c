@@ -444,30 +444,11 @@ static struct trace_event_functions marker_event_funcs = {
 
 /* ---- Event definition: fields, format, registration ---- */
 
-static const char *marker_field_c_type(const struct marker_field *f)
+/* A field's type in the format file: strings (and %c) are stored as such. */
+static const char *marker_event_field_type(const struct marker_field *f)
 {
-	bool is_signed = f->type == MARKER_FIELD_SIGNED;
-
-	if (marker_field_is_string(f))
-		return "__data_loc char[]";
-	if (f->type == MARKER_FIELD_POINTER)
-		return "void *";
-	switch (f->length) {
-	case 'H':
-		return is_signed ? "signed char" : "unsigned char";
-	case 'h':
-		return is_signed ? "short" : "unsigned short";
-	case 'l':
-		return is_signed ? "long" : "unsigned long";
-	case 'L':
-		return is_signed ? "long long" : "unsigned long long";
-	case 'z':
-		return is_signed ? "ssize_t" : "size_t";
-	case 't':
-		return "ptrdiff_t";
-	default:
-		return is_signed ? "int" : "unsigned int";
-	}
+	return marker_field_is_string(f) ? "__data_loc char[]" :
+					   marker_field_c_type(f);
 }
 
 static int marker_event_define_fields(struct trace_event_call *call)
@@ -480,7 +461,7 @@ static int marker_event_define_fields(struct trace_event_call *call)
 		const struct marker_field *f = &event->fields[i].field;
 		bool is_string = marker_field_is_string(f);
 
-		ret = trace_define_field(call, marker_field_c_type(f), f->name,
+		ret = trace_define_field(call, marker_event_field_type(f), f->name,
 					 event->fields[i].offset,
 					 is_string ? sizeof(u32) : f->size,
 					 f->type == MARKER_FIELD_SIGNED,

@@ -59,7 +59,6 @@ struct abi_set {
 };
 
 /* fields.c */
-const char *abi_field_ctype(const struct marker_field *field);
 int abi_parse_format(const char *format, struct abi_field *fields);
 
 /* set.c */

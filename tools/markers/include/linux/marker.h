@@ -38,5 +38,6 @@ struct marker_field {
 int marker_format_parse(const char *format, struct marker_field *fields,
 			unsigned int max_fields);
 u64 marker_field_fetch(const struct marker_field *field, va_list *args);
+const char *marker_field_c_type(const struct marker_field *field);
 
 #endif

@@ -144,10 +144,11 @@ marker_stat() {
 	sed -n "s/^$1 //p" "$TRACEFS/marker_stats"
 }
 
-# rb_stat_sum LINE: one line of per_cpu/cpuN/stats summed over the CPUs.
+# rb_stat_sum LINE [DIR]: one line of per_cpu/cpuN/stats summed over the
+# CPUs, of the instance DIR (default: the top level).
 rb_stat_sum() {
 	local f v sum=0
-	for f in "$TRACEFS"/per_cpu/cpu*/stats; do
+	for f in "${2:-$TRACEFS}"/per_cpu/cpu*/stats; do
 		v=$(sed -n "s/^$1: //p" "$f")
 		sum=$((sum + ${v:-0}))
 	done

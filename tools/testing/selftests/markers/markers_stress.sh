@@ -81,15 +81,6 @@ recorded() {
 	grep -c " $1:" "$INST/trace" || true
 }
 
-inst_overrun() {
-	local f v sum=0
-	for f in "$INST"/per_cpu/cpu*/stats; do
-		v=$(sed -n 's/^overrun: //p' "$f")
-		sum=$((sum + ${v:-0}))
-	done
-	echo $sum
-}
-
 # Every site of every marker: NOP when disabled, JMP rel32 to its target
 # when enabled. Prints "checked mismatches".
 check_sites() {
@@ -172,7 +163,7 @@ read -r loads enabled load_errors <"$TMP/loads"
 toggles=$(cat "$TMP/toggles")
 mod_calls=$(cat "$PROBE/hits")
 echo "test_stress_mod" >"$PROBE/unregister"
-overrun=$(inst_overrun)
+overrun=$(rb_stat_sum overrun "$INST")
 rec_hard=$(recorded test_stress_hardirq)
 rec_soft=$(recorded test_stress_softirq)
 rec_nmi=$(recorded test_stress_nmi)
