@@ -57,10 +57,26 @@
 /* How often a held orphan is looked at again, until it can be removed. */
 #define MARKER_ORPHAN_RETRY	HZ
 
+/*
+ * How the recorder reads a field's argument and stores it, chosen when the
+ * event is built: the integer ops read an int (U8 to U32) or a long long
+ * (U64), as the conversion's va_arg() type is, and store the field's size.
+ */
+enum marker_event_op {
+	MARKER_EVENT_U8,
+	MARKER_EVENT_U16,
+	MARKER_EVENT_U32,
+	MARKER_EVENT_U64,
+	MARKER_EVENT_PTR,	/* a pointer, stored as unsigned long */
+	MARKER_EVENT_CHAR,	/* an int, stored as a 2-byte string */
+	MARKER_EVENT_STRING,	/* a pointer to a string, copied */
+};
+
 /* One field of an event: the parsed conversion and where it is stored. */
 struct marker_event_field {
 	struct marker_field field;
 	unsigned int offset;		/* from the start of the entry */
+	enum marker_event_op op;
 };
 
 /*
@@ -75,6 +91,7 @@ struct marker_event {
 	char *name;
 	char *format;
 	bool orphan;			/* no sites or stale format; held */
+	bool has_strings;		/* a %s or %c field: size varies */
 	unsigned int fixed_size;	/* entry size before the strings */
 	unsigned int nr_fields;
 	struct marker_event_field fields[] __counted_by(nr_fields);
@@ -90,7 +107,10 @@ static bool marker_field_is_string(const struct marker_field *f)
 	return f->type == MARKER_FIELD_STRING || f->type == MARKER_FIELD_CHAR;
 }
 
-/* The arguments of one hit, fetched before the record is reserved. */
+/*
+ * The arguments of a hit of an event with strings, read before the record
+ * is reserved (its size depends on them).
+ */
 struct marker_event_values {
 	u64 value[MARKER_FIELDS_MAX];
 	u16 len[MARKER_FIELDS_MAX];	/* strings: bytes stored, NUL included */
@@ -110,29 +130,117 @@ static DEFINE_PER_CPU(unsigned long, marker_perf_lost);
 /* ---- Recording: probe context ---- */
 
 /*
+ * Read the argument of field @f from @args, which it advances. Context:
+ * any (probe context).
+ */
+static __always_inline u64 marker_event_arg(const struct marker_event_field *f,
+					    va_list *args)
+{
+	switch (f->op) {
+	case MARKER_EVENT_U64:
+		return va_arg(*args, unsigned long long);
+	case MARKER_EVENT_PTR:
+	case MARKER_EVENT_STRING:
+		return (unsigned long)va_arg(*args, void *);
+	default:
+		return va_arg(*args, unsigned int);
+	}
+}
+
+/*
+ * Store @value, read by marker_event_arg(), as the integer or pointer
+ * field @f of @entry. Context: any (probe context).
+ */
+static __always_inline void marker_event_put(const struct marker_event_field *f,
+					     void *entry, u64 value)
+{
+	void *p = entry + f->offset;
+
+	switch (f->op) {
+	case MARKER_EVENT_U8:
+		*(u8 *)p = value;
+		break;
+	case MARKER_EVENT_U16:
+		*(u16 *)p = value;
+		break;
+	case MARKER_EVENT_U32:
+		*(u32 *)p = value;
+		break;
+	case MARKER_EVENT_PTR:
+		*(unsigned long *)p = value;
+		break;
+	default:
+		*(u64 *)p = value;
+		break;
+	}
+}
+
+/*
+ * The record of an event without strings: its size is fixed, so it is
+ * reserved first and each argument goes straight from @args to its
+ * field, read and stored as the field's op says. Context: any (probe
+ * context).
+ */
+static void marker_event_store_args(const struct marker_event *event,
+				    void *entry, va_list *args)
+{
+	const struct marker_event_field *f = event->fields;
+	const struct marker_event_field *end = f + event->nr_fields;
+
+	for (; f < end; f++) {
+		void *p = entry + f->offset;
+
+		switch (f->op) {
+		case MARKER_EVENT_U8:
+			*(u8 *)p = va_arg(*args, unsigned int);
+			break;
+		case MARKER_EVENT_U16:
+			*(u16 *)p = va_arg(*args, unsigned int);
+			break;
+		case MARKER_EVENT_U32:
+			*(u32 *)p = va_arg(*args, unsigned int);
+			break;
+		case MARKER_EVENT_PTR:
+			*(unsigned long *)p = (unsigned long)va_arg(*args, void *);
+			break;
+		default:
+			*(u64 *)p = va_arg(*args, unsigned long long);
+			break;
+		}
+	}
+}
+
+/*
  * Bytes to store for the %s argument at @addr, NUL included, at most
- * MARKER_EVENT_STRING_MAX. Context: any (probe context): reads through
- * copy_from_kernel_nofault(), no locks.
+ * MARKER_EVENT_STRING_MAX: one pass over the string with page faults
+ * disabled, as strncpy_from_kernel_nofault() reads. Context: any (probe
+ * context); no locks.
  */
 static u16 marker_event_strlen(unsigned long addr)
 {
-	unsigned int len;
+	const char *src = (const char *)addr;
+	unsigned int len = 0;
 	char c;
 
 	if (!addr)
 		return sizeof("(null)");
-	for (len = 0; len < MARKER_EVENT_STRING_MAX - 1; len++) {
-		if (copy_from_kernel_nofault(&c, (const char *)addr + len, 1))
-			return sizeof("(fault)");
-		if (!c)
-			break;
-	}
+	if (!copy_from_kernel_nofault_allowed(src, MARKER_EVENT_STRING_MAX))
+		return sizeof("(fault)");
+	pagefault_disable();
+	do {
+		__get_kernel_nofault(&c, src + len, char, fault);
+	} while (c && ++len < MARKER_EVENT_STRING_MAX - 1);
+	pagefault_enable();
 	return len + 1;
+fault:
+	pagefault_enable();
+	return sizeof("(fault)");
 }
 
 /*
- * Read every argument of a hit into @v. Return: the size of the record.
- * Context: any (probe context); no locks, no allocation.
+ * Read every argument of a hit of an event with strings into @v.
+ * Return: the size of the record. Context: any (probe context); no locks,
+ * no allocation.
  */
 static unsigned int marker_event_fetch(const struct marker_event *event,
 				       va_list *args,
@@ -141,12 +249,12 @@ static unsigned int marker_event_fetch(const struct marker_event *event,
 	unsigned int i, size = event->fixed_size;
 
 	for (i = 0; i < event->nr_fields; i++) {
-		const struct marker_field *f = &event->fields[i].field;
+		const struct marker_event_field *f = &event->fields[i];
 
-		v->value[i] = marker_field_fetch(f, args);
-		if (f->type == MARKER_FIELD_STRING)
+		v->value[i] = marker_event_arg(f, args);
+		if (f->op == MARKER_EVENT_STRING)
 			v->len[i] = marker_event_strlen(v->value[i]);
-		else if (f->type == MARKER_FIELD_CHAR)
+		else if (f->op == MARKER_EVENT_CHAR)
 			v->len[i] = 2;
 		else
 			continue;
@@ -168,7 +276,7 @@ static unsigned int marker_event_fit(const struct marker_event *event,
 	unsigned int i = event->nr_fields, cut;
 
 	while (size > max && i--) {
-		if (event->fields[i].field.type != MARKER_FIELD_STRING)
+		if (event->fields[i].op != MARKER_EVENT_STRING)
 			continue;
 		cut = min_t(unsigned int, size - max, v->len[i] - 1);
 		v->len[i] -= cut;
@@ -177,7 +285,10 @@ static unsigned int marker_event_fit(const struct marker_event *event,
 	return size;
 }
 
-/* Copy a %s argument of @len bytes to @dst. Context: any (probe context). */
+/*
+ * Copy a %s argument of @len bytes to @dst, in one bounded copy.
+ * Context: any (probe context).
+ */
 static void marker_event_store_string(char *dst, unsigned long addr, u16 len)
 {
 	long copied;
@@ -199,8 +310,8 @@ static void marker_event_store_string(char *dst, unsigned long addr, u16 len)
 }
 
 /*
- * Write the values into a reserved record of the size
- * marker_event_fetch() returned. Context: any (probe context).
+ * Write the values of an event with strings into a reserved record of
+ * the size marker_event_fetch() returned. Context: any (probe context).
  */
 static void marker_event_store(const struct marker_event *event, void *entry,
 			       const struct marker_event_values *v)
@@ -209,38 +320,19 @@ static void marker_event_store(const struct marker_event *event, void *entry,
 
 	for (i = 0; i < event->nr_fields; i++) {
 		const struct marker_event_field *f = &event->fields[i];
-		void *p = entry + f->offset;
+		char *data = entry + data_offset;
 
-		switch (f->field.type) {
-		case MARKER_FIELD_STRING:
-		case MARKER_FIELD_CHAR:
-			if (f->field.type == MARKER_FIELD_STRING) {
-				marker_event_store_string(entry + data_offset,
-							  v->value[i],
-							  v->len[i]);
-			} else {
-				*(char *)(entry + data_offset) = v->value[i];
-				*(char *)(entry + data_offset + 1) = '\0';
-			}
-			*(u32 *)p = (u32)v->len[i] << 16 | data_offset;
-			data_offset += v->len[i];
-			break;
-		default:
-			switch (f->field.size) {
-			case 1:
-				*(u8 *)p = v->value[i];
-				break;
-			case 2:
-				*(u16 *)p = v->value[i];
-				break;
-			case 4:
-				*(u32 *)p = v->value[i];
-				break;
-			default:
-				*(u64 *)p = v->value[i];
-				break;
-			}
+		if (f->op == MARKER_EVENT_STRING) {
+			marker_event_store_string(data, v->value[i], v->len[i]);
+		} else if (f->op == MARKER_EVENT_CHAR) {
+			data[0] = v->value[i];
+			data[1] = '\0';
+		} else {
+			marker_event_put(f, entry, v->value[i]);
+			continue;
 		}
+		*(u32 *)(entry + f->offset) = (u32)v->len[i] << 16 | data_offset;
+		data_offset += v->len[i];
 	}
 }
 
@@ -267,6 +359,33 @@ static void marker_event_refused(struct trace_event_file *file)
 }
 
 /*
+ * The record of an event with strings: its arguments are read and the
+ * strings measured first, then cut to fit the ring buffer, then the
+ * record is reserved and written. Context: as marker_event_probe().
+ */
+static noinline void marker_event_record_strings(struct trace_event_file *file,
+						 const struct marker_event *event,
+						 va_list *args)
+{
+	struct marker_event_values v __uninitialized;	/* filled by fetch */
+	/* Every member is set by trace_event_buffer_reserve() */
+	struct trace_event_buffer fbuffer __uninitialized;
+	unsigned int size;
+	void *entry;
+
+	size = marker_event_fetch(event, args, &v);
+	size = marker_event_fit(event, &v, size,
+				ring_buffer_max_event_size(file->tr->array_buffer.buffer));
+	entry = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!entry) {
+		marker_event_refused(file);
+		return;
+	}
+	marker_event_store(event, entry, &v);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/*
  * marker_event_probe - the probe of one enabled event file
  * @marker: the site that fired
  * @probe_private: the struct trace_event_file the probe was registered for
@@ -278,16 +397,17 @@ static void marker_event_refused(struct trace_event_file *file)
  * trace_event_buffer_commit() take (none: the ring buffer is lockless for
  * writers). Records not written are counted as filtered or lost
  * (marker_event_refused()); strings are cut so that no record is too
- * large for the ring buffer.
+ * large for the ring buffer. A record without strings has the event's
+ * fixed size: it is reserved at once and filled from @args, as a
+ * TRACE_EVENT() fills its entry.
  */
 static void notrace marker_event_probe(const struct marker *marker,
 				       void *probe_private, va_list *args)
 {
 	struct trace_event_file *file = probe_private;
 	struct marker_event *event = file->event_call->data;
-	struct trace_event_buffer fbuffer;
-	struct marker_event_values v __uninitialized;	/* filled by fetch */
-	unsigned int size;
+	/* Every member is set by trace_event_buffer_reserve() */
+	struct trace_event_buffer fbuffer __uninitialized;
 	void *entry;
 
 	/* Soft disabled (not counted), or a task set_event_pid leaves out */
@@ -297,15 +417,16 @@ static void notrace marker_event_probe(const struct marker *marker,
 		return;
 	}
 
-	size = marker_event_fetch(event, args, &v);
-	size = marker_event_fit(event, &v, size,
-				ring_buffer_max_event_size(file->tr->array_buffer.buffer));
-	entry = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (unlikely(event->has_strings)) {
+		marker_event_record_strings(file, event, args);
+		return;
+	}
+	entry = trace_event_buffer_reserve(&fbuffer, file, event->fixed_size);
 	if (!entry) {
 		marker_event_refused(file);
 		return;
 	}
-	marker_event_store(event, entry, &v);
+	marker_event_store_args(event, entry, args);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -340,7 +461,9 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
 
-	size = marker_event_fetch(event, args, &v);
+	size = event->fixed_size;
+	if (event->has_strings)
+		size = marker_event_fetch(event, args, &v);
 	/* perf adds a u32 size before the record and aligns to u64 */
 	size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	if (size > PERF_MAX_TRACE_SIZE) {
@@ -353,7 +476,10 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 		return;
 	}
 	perf_fetch_caller_regs(regs);
-	marker_event_store(event, entry, &v);
+	if (event->has_strings)
+		marker_event_store(event, entry, &v);
+	else
+		marker_event_store_args(event, entry, args);
 	/* Runs the event's BPF programs first, as perf_trace_<call>() does */
 	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head,
 				  NULL);
@@ -551,6 +677,32 @@ static int marker_event_reg(struct trace_event_call *call,
 static void marker_events_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(marker_events_work, marker_events_work_fn);
 
+/* How the recorder reads and stores field @f. */
+static enum marker_event_op marker_event_op(const struct marker_field *f)
+{
+	switch (f->type) {
+	case MARKER_FIELD_STRING:
+		return MARKER_EVENT_STRING;
+	case MARKER_FIELD_CHAR:
+		return MARKER_EVENT_CHAR;
+	case MARKER_FIELD_POINTER:
+		return MARKER_EVENT_PTR;
+	default:
+		break;
+	}
+	/* An integer: va_arg() reads an int, or a long long */
+	if (f->va_size == sizeof(long long))
+		return MARKER_EVENT_U64;
+	switch (f->size) {
+	case 1:
+		return MARKER_EVENT_U8;
+	case 2:
+		return MARKER_EVENT_U16;
+	default:
+		return MARKER_EVENT_U32;
+	}
+}
+
 static void marker_event_free(struct marker_event *event)
 {
 	kfree(event->call.print_fmt);
@@ -596,6 +748,8 @@ static struct marker_event *marker_event_alloc(const char *name,
 			fields[i].size;
 		offset = ALIGN(offset, align);
 		event->fields[i].offset = offset;
+		event->fields[i].op = marker_event_op(&fields[i]);
+		event->has_strings |= marker_field_is_string(&fields[i]);
 		offset += align;
 	}
 	event->fixed_size = offset;

@@ -259,6 +259,26 @@ test_long_string() {
 	[ -z "$(echo "$text" | tr -d x)" ] || fail "unexpected characters in $text"
 }
 
+test_fixed_layout() {
+	local fmt=$EVENTS/test_trace_fixed/format
+	load test_markers_trace || return 1
+	expect_line '	field:signed char b;	offset:8;	size:1;	signed:1;' "$fmt" &&
+	expect_line '	field:unsigned short h;	offset:10;	size:2;	signed:0;' "$fmt" &&
+	expect_line '	field:int i;	offset:12;	size:4;	signed:1;' "$fmt" &&
+	expect_line '	field:unsigned int x;	offset:16;	size:4;	signed:0;' "$fmt" &&
+	expect_line '	field:unsigned long l;	offset:24;	size:8;	signed:0;' "$fmt" &&
+	expect_line '	field:long long ll;	offset:32;	size:8;	signed:1;' "$fmt" ||
+		return 1
+	echo 1 >"$EVENTS/test_trace_fixed/enable"
+	echo 1 >"$TEST_FIRE"
+	echo 0 >"$EVENTS/test_trace_fixed/enable"
+	events_of test_trace_fixed >/tmp/markers.out
+	echo 'test_trace_fixed: b=-3 h=65535 i=-100000 x=deadbeef l=123456789a ll=-5' \
+		>/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
+}
+
 test_coexist_with_module_probe() {
 	local before after
 	load probe-example || return 1
@@ -567,7 +587,7 @@ unload_all
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 28
+tap_plan 29
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -587,6 +607,8 @@ run_test "numeric filters" test_filter_numeric
 run_test "string filters" test_filter_string
 run_test "triggers" test_trigger
 run_test "strings longer than 255 bytes are cut" test_long_string
+unload test_markers_trace
+run_test "an event without strings: one field of each size" test_fixed_layout
 unload test_markers_trace
 run_test "an event coexists with a module probe" test_coexist_with_module_probe
 run_test "module going while its events are enabled" test_module_going_while_enabled

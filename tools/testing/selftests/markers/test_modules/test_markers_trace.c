@@ -12,6 +12,10 @@
  *	test_trace_bad_format	"width %*d"		a format the parser
  *		rejects ('*' takes an extra argument): listed, but no event
  *	__test_trace_debug	MARK_NOARGS		a debug marker
+ *	test_trace_fixed	"b %hhd h %hu i %d x %x l %lx ll %lld"
+ *		b = -3, h = 65535, i = -100000, x = 0xdeadbeef,
+ *		l = 0x123456789a, ll = -5: an event without strings, one field
+ *		of each size, recorded straight into its reserved entry
  */
 
 #include <linux/debugfs.h>
@@ -32,6 +36,9 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	trace_mark(test_trace_long, "text %s", test_long);
 	trace_mark(test_trace_bad_format, "width %*d", 4, 2);
 	trace_mark(__test_trace_debug, MARK_NOARGS);
+	trace_mark(test_trace_fixed, "b %hhd h %hu i %d x %x l %lx ll %lld",
+		   (signed char)-3, (unsigned short)65535, -100000, 0xdeadbeefU,
+		   0x123456789aUL, -5LL);
 	return count;
 }
 
