@@ -141,7 +141,8 @@ void marker_patch_batch_end(void);
  *	(void probe(void *data, proto) of a DECLARE_MARKER() marker, cast
  *	to marker_probe_func through void *), the marker's
  *	__marker_typed_<name>, as register_mark_<name>() passes it; @name and
- *	@format are then ignored: the declaration's are used
+ *	@format are then ignored, when attaching and when detaching: the
+ *	declaration's are used
  */
 struct marker_probe_request {
 	const char *name;
@@ -393,10 +394,12 @@ struct marker_probe {
  * tracepoint's array does, and keeps its registration order. ->nr counts
  * the probes, ->nr_slots the slots. ->data is the first slot's private
  * pointer: a typed marker's static call passes it to its only probe.
+ * ->varargs is the first slot after the typed group's end.
  */
 struct marker_probe_array {
 	struct rcu_head rcu;
 	void *data;
+	struct marker_probe *varargs;
 	unsigned int nr;
 	unsigned int nr_typed;
 	unsigned int nr_slots;
@@ -406,8 +409,14 @@ struct marker_probe_array {
 /*
  * The name-wide part of a marker declared with DECLARE_MARKER(), defined
  * once (CREATE_MARKERS): the probes of all its sites, its static call and
- * the iterator that calls several probes. ->marker names it to probes
- * with a format.
+ * the iterators that call several probes: ->iterator every probe,
+ * ->iterator_typed the typed probes of an array that has no others.
+ * ->marker names it to probes with a format. ->call is what the static
+ * call calls (NULL: ->iterator) and ->call_data the data of the array it
+ * was switched for; the registry keeps them, under its mutex, here with
+ * the static call rather than with the name, which a module's
+ * declaration may leave and join again. ->entry is the registry's entry
+ * of the name while the declaration is the name's (NULL otherwise).
  */
 struct marker_typed {
 	struct marker marker;
@@ -415,6 +424,10 @@ struct marker_typed {
 	struct static_call_key *key;
 	void *tramp;
 	void *iterator;
+	void *iterator_typed;
+	void *call;
+	void *call_data;
+	void *entry;
 };
 
 void __marker_call_varargs(const struct marker *marker, void *func,
@@ -546,18 +559,23 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 		.key = &STATIC_CALL_KEY(marker_call_##n),		\
 		.tramp = STATIC_CALL_TRAMP_ADDR(marker_call_##n),	\
 		.iterator = __marker_iter_##n,				\
+		.iterator_typed = __marker_iter_typed_##n,		\
 	}
 
 /* For modules with mark_<name>() sites or typed probes. */
 #define __MARKER_EXPORT(n)	EXPORT_SYMBOL_GPL(__marker_typed_##n)
 
 /*
- * The iterator: the site's context, preemption disabled; no locks, no
+ * The iterators: the site's context, preemption disabled; no locks, no
  * allocation. Typed probes are called as the static call calls the only
  * one, without a recursion guard, as tracepoint probes are; probes with a
- * format get __marker_call_varargs(), which keeps the guard.
+ * format get __marker_call_varargs(), which keeps the guard. The static
+ * call calls __marker_iter_typed_<name>() while the array holds typed
+ * probes only, so that a tracepoint's iterator is all it costs.
  */
 #define __MARKER_DEFINE_(n, proto, args, fmt, values)			\
+	static void notrace						\
+	__marker_iter_typed_##n(void *__data, __MARKER_PARAMS(proto));	\
 	struct marker_typed __marker_typed_##n = __MARKER_TYPED_INIT(n, fmt); \
 	__MARKER_EXPORT(n);						\
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
@@ -572,7 +590,8 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 					      __func, __p->probe_private, \
 					      values);			\
 	}								\
-	void notrace __marker_iter_##n(void *__data, __MARKER_PARAMS(proto)) \
+	static __always_inline struct marker_probe *			\
+	__marker_call_typed_##n(__MARKER_PARAMS(proto))			\
 	{								\
 		struct marker_probe_array *__a;				\
 		struct marker_probe *__p;				\
@@ -580,11 +599,22 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 									\
 		__a = rcu_dereference_sched(__marker_typed_##n.probes);	\
 		if (unlikely(!__a))					\
-			return;						\
+			return NULL;					\
 		for (__p = __a->probes; (__func = READ_ONCE(__p->func)); __p++) \
 			((void (*)(void *, proto))__func)(__p->probe_private, \
 							  args);	\
-		if (unlikely(READ_ONCE(__p[1].func)))			\
+		return __p;						\
+	}								\
+	static void notrace						\
+	__marker_iter_typed_##n(void *__data, __MARKER_PARAMS(proto))	\
+	{								\
+		__marker_call_typed_##n(args);				\
+	}								\
+	void notrace __marker_iter_##n(void *__data, __MARKER_PARAMS(proto)) \
+	{								\
+		struct marker_probe *__p = __marker_call_typed_##n(args);	\
+									\
+		if (__p && unlikely(READ_ONCE(__p[1].func)))		\
 			__marker_iter_va_##n(__p + 1, args);		\
 	}
 

@@ -61,6 +61,7 @@
 #include <linux/sort.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
 #include <kunit/static_stub.h>
@@ -93,6 +94,7 @@ struct marker_entry {
 	/* Settled state: */
 	struct list_head sync;	/* on marker_sync_list: sites to patch */
 	char *format;		/* of the sites and checked probes, or NULL */
+	u64 format_hashlen;	/* hashlen_string() of ->format */
 	struct marker_field *fields;
 	int nr_fields;		/* or -errno if the format does not parse */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
@@ -101,11 +103,9 @@ struct marker_entry {
 	/* Declared with DECLARE_MARKER(): */
 	struct marker_typed *typed;	/* of its sites and typed probes */
 	unsigned int nr_typed;	/* attached mark_<name>() sites */
-	void *call;		/* the static call's probe; NULL: the iterator */
-	void *call_data;	/* what the sites pass it */
 	unsigned long call_gp;	/* grace period after the last array replaced */
-	struct list_head direct;	/* to give the static call its probe */
-	u32 hash;		/* full_name_hash() of the name */
+	struct list_head direct;	/* to give the static call its target */
+	u64 hashlen;		/* hashlen_string() of the name */
 	char name[];
 };
 
@@ -162,10 +162,18 @@ static DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
  * NMI): 0 if this CPU already runs them in this context (a probe fired a
  * marker), counted as a drop; else the bit to give marker_exit().
  * Preemption disabled; any context.
+ *
+ * The context is the highest bit of the preempt count among those that
+ * serving a softirq, a hard IRQ and an NMI set: none in a task, bit 8 in
+ * a softirq, bits 16 to 19 (the hard IRQ nesting count) in a hard IRQ,
+ * 20 to 23 in an NMI; fls() of that is below 32 and differs between a
+ * context and any context that interrupts it, and costs a bsr where
+ * interrupt_context_level() costs three compares.
  */
 static __always_inline unsigned int marker_enter(void)
 {
-	unsigned int bit = 1U << interrupt_context_level();
+	unsigned int bit = 1U << fls(preempt_count() &
+				     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
 
 	if (unlikely(this_cpu_read(marker_nesting) & bit)) {
 		this_cpu_inc(marker_recursion_drops);
@@ -228,11 +236,12 @@ void notrace __marker_probe_call(const struct marker *marker, ...)
 
 	array = rcu_dereference_sched(marker->probes);
 	/* Typed probes, first in the array, have mark_<name>() sites only. */
-	for (p = array ? &array->probes[array->nr_typed + 1] : NULL;
-	     p && (func = READ_ONCE(p->func)); p++) {
-		va_start(args, marker);
-		func(marker, p->probe_private, &args);
-		va_end(args);
+	if (likely(array)) {
+		for (p = array->varargs; (func = READ_ONCE(p->func)); p++) {
+			va_start(args, marker);
+			func(marker, p->probe_private, &args);
+			va_end(args);
+		}
 	}
 
 	marker_exit(bit);
@@ -282,34 +291,44 @@ static bool marker_probe_live(const struct marker_probe *p)
 
 /* ---- Entries ---- */
 
-static u32 marker_name_hash(const char *name)
+/* The hash of @name and its length (hashlen_len()), in one pass. */
+static u64 marker_name_hashlen(const char *name)
 {
-	return full_name_hash(NULL, name, strlen(name));
+	return hashlen_string(NULL, name);
+}
+
+/* Is a name of this hashlen non-empty and short enough? */
+static bool marker_hashlen_valid(u64 hashlen)
+{
+	return hashlen_len(hashlen) && hashlen_len(hashlen) < MARKER_NAME_MAX;
 }
 
 static struct marker_entry *marker_entry_find_hashed(const char *name,
-						     u32 hash)
+						     u64 hashlen)
 {
+	u32 hash = hashlen_hash(hashlen);
 	struct marker_entry *e;
 
 	lockdep_assert_held(&marker_mutex);
 	hlist_for_each_entry(e, &marker_table[hash_min(hash, MARKER_HASH_BITS)],
 			     hlist)
-		if (e->hash == hash && !strcmp(e->name, name))
+		if (e->hashlen == hashlen &&
+		    !memcmp(e->name, name, hashlen_len(hashlen)))
 			return e;
 	return NULL;
 }
 
 static struct marker_entry *marker_entry_find(const char *name)
 {
-	return marker_entry_find_hashed(name, marker_name_hash(name));
+	return marker_entry_find_hashed(name, marker_name_hashlen(name));
 }
 
-static struct marker_entry *marker_entry_get(const char *name)
+static struct marker_entry *marker_entry_get_hashed(const char *name,
+						    u64 hashlen)
 {
-	u32 hash = marker_name_hash(name);
-	struct marker_entry *e = marker_entry_find_hashed(name, hash);
-	size_t len = strlen(name) + 1;
+	struct marker_entry *e = marker_entry_find_hashed(name, hashlen);
+	size_t len = hashlen_len(hashlen) + 1;
+	u32 hash = hashlen_hash(hashlen);
 
 	if (e)
 		return e;
@@ -323,9 +342,25 @@ static struct marker_entry *marker_entry_get(const char *name)
 	INIT_LIST_HEAD(&e->sync);
 	INIT_LIST_HEAD(&e->direct);
 	e->call_gp = get_completed_synchronize_rcu();
-	e->hash = hash;
+	e->hashlen = hashlen;
 	hlist_add_head(&e->hlist, &marker_table[hash_min(hash, MARKER_HASH_BITS)]);
 	return e;
+}
+
+static struct marker_entry *marker_entry_get(const char *name)
+{
+	return marker_entry_get_hashed(name, marker_name_hashlen(name));
+}
+
+/*
+ * @e's sites and typed probes are those of declaration @t: publish @e's
+ * probes there, and let @t find @e without a lookup by name.
+ */
+static void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
+{
+	e->typed = t;
+	t->entry = e;
+	rcu_assign_pointer(t->probes, e->probes);
 }
 
 static unsigned int marker_entry_checked(const struct marker_entry *e)
@@ -351,7 +386,8 @@ static unsigned int marker_array_typed(struct marker_probe_array *a)
 /*
  * A typed marker's name-wide state goes with its last mark_<name>() site
  * and typed probe: its struct marker_typed may belong to a module on its
- * way out. Its static call is the iterator by then (no typed probe).
+ * way out. Its static call is one of its iterators by then (no typed
+ * probe), and the struct keeps which for when the name is typed again.
  */
 static void marker_entry_untype(struct marker_entry *e)
 {
@@ -359,6 +395,7 @@ static void marker_entry_untype(struct marker_entry *e)
 	    marker_array_typed(e->probes))
 		return;
 	RCU_INIT_POINTER(e->typed->probes, NULL);
+	e->typed->entry = NULL;
 	e->typed = NULL;
 }
 
@@ -389,6 +426,7 @@ static int marker_entry_set_format(struct marker_entry *e, char *format)
 	}
 	marker_entry_clear_format(e);
 	e->format = format;
+	e->format_hashlen = hashlen_string(NULL, format);
 	e->fields = fields;
 	e->nr_fields = nr;
 	return 0;
@@ -478,10 +516,8 @@ static int marker_attach(struct marker_range *r, struct marker *m,
 		if (!format || marker_entry_set_format(e, format))
 			return -ENOMEM;
 	}
-	if (m->typed && !e->typed) {
-		e->typed = m->typed;
-		rcu_assign_pointer(e->typed->probes, e->probes);
-	}
+	if (m->typed && !e->typed)
+		marker_entry_type(e, m->typed);
 	if (m->flags & MARKER_FLAG_CONFLICT) {
 		m->flags &= ~MARKER_FLAG_CONFLICT;
 		e->nr_conflicts--;
@@ -872,7 +908,13 @@ static void marker_sites_publish(struct marker_update *u)
 
 /* ---- Typed markers' static calls ---- */
 
-/* Typed entries whose static call may now call their only probe. */
+/*
+ * A typed marker's static call calls (struct marker_typed ->call) its only
+ * typed probe, its typed iterator (typed probes only) or, NULL, its
+ * iterator of every probe, which serves any array.
+ */
+
+/* Typed entries whose static call waits for its target. */
 static LIST_HEAD(marker_direct_list);
 
 /* The probe a typed marker's static call may call directly for @a, or NULL. */
@@ -884,57 +926,96 @@ static void *marker_array_direct(struct marker_probe_array *a)
 	return a->probes[0].func;
 }
 
-/* Point @e's static call at @func, or at its iterator for NULL. */
-static void marker_static_call(struct marker_entry *e, void *func)
+/* Does @a hold typed probes only (detached slots aside)? */
+static bool marker_array_typed_only(struct marker_probe_array *a)
 {
+	return a && a->nr == a->nr_typed;
+}
+
+/* The static call's best target for @a: probe, typed iterator or NULL. */
+static void *marker_array_call(struct marker_typed *t,
+			       struct marker_probe_array *a)
+{
+	if (!marker_array_typed_only(a))
+		return NULL;
+	return marker_array_direct(a) ?: t->iterator_typed;
+}
+
+/* Can the static call's target @call serve @a once @a is published? */
+static bool marker_call_serves(struct marker_typed *t, void *call,
+			       struct marker_probe_array *a)
+{
+	if (!call)
+		return true;
+	if (call == t->iterator_typed)
+		return marker_array_typed_only(a);
+	return marker_array_direct(a) == call && a->data == t->call_data;
+}
+
+/* Point @e's static call at @call, or at its iterator for NULL. */
+static void marker_static_call(struct marker_entry *e, void *call)
+{
+	struct marker_typed *t = e->typed;
+
 	lockdep_assert_held(&marker_mutex);
-	__static_call_update(e->typed->key, e->typed->tramp,
-			     func ?: e->typed->iterator);
-	e->call = func;
+	__static_call_update(t->key, t->tramp, call ?: t->iterator);
+	t->call = call;
 }
 
 /*
- * Before the arrays of an update are published: a static call that calls
- * a probe the new array does not serve (another probe, other data, more
- * probes or probes with a format) goes back to the iterator, which reads
- * the array itself. Caller holds marker_mutex only.
+ * Before the arrays of an update are published: a static call that cannot
+ * serve the new array (another probe, other data, more probes or probes
+ * with a format) goes to an iterator that can, which reads the array
+ * itself. Caller holds marker_mutex only.
  */
 static void marker_update_calls_before(struct marker_update *u)
 {
 	struct marker_entry *e;
+	struct marker_typed *t;
 
-	list_for_each_entry(e, &u->entries, update)
-		if (e->call && (marker_array_direct(e->pending) != e->call ||
-				e->pending->data != e->call_data))
-			marker_static_call(e, NULL);
+	list_for_each_entry(e, &u->entries, update) {
+		t = e->typed;
+		if (!t || marker_call_serves(t, t->call, e->pending))
+			continue;
+		marker_static_call(e, marker_array_typed_only(e->pending) ?
+				      t->iterator_typed : NULL);
+	}
 }
 
 static void marker_entry_want_direct(struct marker_entry *e)
 {
-	if (e->typed && !e->call && marker_array_direct(e->probes) &&
+	if (e->typed &&
+	    marker_array_call(e->typed, e->probes) != e->typed->call &&
 	    list_empty(&e->direct))
 		list_add_tail(&e->direct, &marker_direct_list);
 }
 
 /*
- * After the arrays are published: a typed marker with one typed probe
- * calls it directly, once no CPU can hold the ->data of an array replaced
- * before (one grace period after the last replacement, often long past).
- * Caller holds marker_mutex only.
+ * After the arrays are published: a typed marker with typed probes only
+ * calls its typed iterator, and with one typed probe calls it directly,
+ * once no CPU can hold the ->data of an array replaced before (one grace
+ * period after the last replacement, often long past). Caller holds
+ * marker_mutex only.
  */
 static void marker_calls_after(void)
 {
 	struct marker_entry *e, *tmp;
-	void *direct;
+	struct marker_typed *t;
+	void *call;
 
 	list_for_each_entry_safe(e, tmp, &marker_direct_list, direct) {
 		list_del_init(&e->direct);
-		direct = e->typed ? marker_array_direct(e->probes) : NULL;
-		if (!direct || e->call)
+		t = e->typed;
+		if (!t)
 			continue;
-		cond_synchronize_rcu(e->call_gp);
-		e->call_data = e->probes->data;
-		marker_static_call(e, direct);
+		call = marker_array_call(t, e->probes);
+		if (call == t->call)
+			continue;
+		if (call && call != t->iterator_typed) {
+			cond_synchronize_rcu(e->call_gp);
+			t->call_data = e->probes->data;
+		}
+		marker_static_call(e, call);
 	}
 }
 
@@ -953,8 +1034,8 @@ VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
 
 	KUNIT_STATIC_STUB_REDIRECT(marker_array_alloc, nr);
 
-	/* Zeroed: the slots ending each group have a NULL ->func. */
-	array = kzalloc(struct_size(array, probes, nr + 2), GFP_KERNEL);
+	/* Not zeroed: marker_array_copy() writes every slot. */
+	array = kmalloc(struct_size(array, probes, nr + 2), GFP_KERNEL);
 	if (array) {
 		array->nr_slots = nr + 2;
 		array->nr = nr;
@@ -993,7 +1074,9 @@ marker_array_copy(struct marker_probe_array *old,
 	}
 	if (add && typed)
 		array->probes[j++] = *add;
-	array->nr_typed = j++;
+	array->nr_typed = j;
+	array->probes[j++] = (struct marker_probe){ };
+	array->varargs = &array->probes[j];
 	for (i = nr_typed; old && i < old->nr; i++) {
 		p = marker_slot(old, i);
 		if (marker_probe_live(p))
@@ -1001,6 +1084,7 @@ marker_array_copy(struct marker_probe_array *old,
 	}
 	if (add && !typed)
 		array->probes[j++] = *add;
+	array->probes[j] = (struct marker_probe){ };
 	array->data = array->probes[0].probe_private;
 	return array;
 }
@@ -1047,12 +1131,20 @@ static int marker_update_add(struct marker_update *u,
 	unsigned int i;
 	bool same;
 
-	if (!req->probe || !marker_name_valid(name))
+	if (!req->probe || !name)
 		return -EINVAL;
+	if (req->typed && req->typed->entry) {
+		/* The declaration's entry: no lookup by name. */
+		e = req->typed->entry;
+	} else {
+		u64 hashlen = marker_name_hashlen(name);
 
-	e = marker_entry_get(name);
-	if (!e)
-		return -ENOMEM;
+		if (!marker_hashlen_valid(hashlen))
+			return -EINVAL;
+		e = marker_entry_get_hashed(name, hashlen);
+		if (!e)
+			return -ENOMEM;
+	}
 	marker_update_join(u, e);
 
 	if (req->typed && req->typed != e->typed) {
@@ -1063,8 +1155,7 @@ static int marker_update_add(struct marker_update *u,
 				  "trace_mark() sites");
 			return -EPERM;
 		}
-		e->typed = req->typed;
-		rcu_assign_pointer(e->typed->probes, e->probes);
+		marker_entry_type(e, req->typed);
 	} else if (req->typed && e->format) {
 		/* The declaration's sites or probes set the name's format. */
 		goto checked;
@@ -1073,7 +1164,15 @@ static int marker_update_add(struct marker_update *u,
 		goto checked;
 
 	have = e->format ?: e->pending_format;
-	same = have && !strcmp(format, have);
+	same = false;
+	if (have) {
+		/* Lengths and hashes first, then the bytes, word by word. */
+		u64 hashlen = hashlen_string(NULL, format);
+
+		same = hashlen == (have == e->format ? e->format_hashlen :
+				   hashlen_string(NULL, have)) &&
+		       !memcmp(format, have, hashlen_len(hashlen));
+	}
 	/* The name's own format was parsed when it was set: no parse again. */
 	if (same && have == e->format) {
 		if (e->nr_fields < 0)
@@ -1156,6 +1255,7 @@ static int marker_update_remove_from(struct marker_update *u,
 		memmove(p, p + 1,
 			(old->nr_slots - 1 - (p - old->probes)) * sizeof(*p));
 		memset(&old->probes[old->nr_slots - 1], 0, sizeof(*p));
+		old->varargs = &old->probes[old->nr_typed + 1];
 		old->data = old->probes[0].probe_private;
 		return 0;
 	}
@@ -1170,12 +1270,21 @@ static int marker_update_remove(struct marker_update *u,
 				const struct marker_probe_request *req)
 {
 	struct marker_entry *e;
+	u64 hashlen;
 
-	if (!req->probe || !marker_name_valid(req->name))
-		return -EINVAL;
-	e = marker_entry_find(req->name);
-	if (!e)
-		return -ENOENT;
+	if (req->typed && req->typed->entry && req->probe) {
+		/* The declaration's entry: no lookup by name. */
+		e = req->typed->entry;
+	} else {
+		if (!req->probe || !req->name)
+			return -EINVAL;
+		hashlen = marker_name_hashlen(req->name);
+		if (!marker_hashlen_valid(hashlen))
+			return -EINVAL;
+		e = marker_entry_find_hashed(req->name, hashlen);
+		if (!e)
+			return -ENOENT;
+	}
 	return marker_update_remove_from(u, e, (void *)req->probe,
 					 req->probe_private);
 }
@@ -1474,6 +1583,7 @@ int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
 		.name = typed->marker.name,
 		.probe = (marker_probe_func)probe,
 		.probe_private = probe_private,
+		.typed = typed,
 	};
 
 	return marker_probe_change(&req, 1, false);

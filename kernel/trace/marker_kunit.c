@@ -477,13 +477,15 @@ static void marker_declared_typed(struct kunit *test)
 /*
  * Typed probes take the marker's prototype: the only one is the static
  * call's target and gets its own data; a second makes the static call the
- * iterator, which calls both, and probes with a format see the values.
+ * typed iterator, which calls both, a probe with a format the iterator of
+ * every probe, and probes with a format see the values.
  */
 static void marker_typed_probes(struct kunit *test)
 {
 	struct marker_kunit_typed_seen t1 = { }, t2 = { };
 	struct marker_kunit_seen seen = { };
 	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+	void *typed_iterator = __marker_typed___marker_kunit_typed.iterator_typed;
 
 	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
 				"no probe: the iterator");
@@ -507,14 +509,22 @@ static void marker_typed_probes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0,
 			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
 							   &t2));
-	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), typed_iterator,
+				"two typed probes: the typed iterator");
+	marker_kunit_fire_typed(6);
+	KUNIT_EXPECT_EQ(test, t1.calls, 2);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 6);
 	KUNIT_ASSERT_EQ(test, 0,
 			marker_probe_register("__marker_kunit_typed",
 					      MARKER_KUNIT_FMT,
 					      marker_kunit_probe, &seen));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+				"and a probe with a format: the iterator");
 	marker_kunit_fire_typed(8);
-	KUNIT_EXPECT_EQ(test, t1.calls, 2);
-	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_EQ(test, t1.calls, 3);
+	KUNIT_EXPECT_EQ(test, t2.calls, 2);
 	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
 	KUNIT_EXPECT_EQ(test, t2.a, 8);
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
@@ -528,15 +538,15 @@ static void marker_typed_probes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("__marker_kunit_typed",
 						marker_kunit_probe, &seen));
-	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), typed_iterator);
 	KUNIT_EXPECT_EQ(test, 0,
 			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
 							     &t1));
 	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
 			    (void *)marker_kunit_typed_probe);
 	marker_kunit_fire_typed(9);
-	KUNIT_EXPECT_EQ(test, t1.calls, 2);
-	KUNIT_EXPECT_EQ(test, t2.calls, 2);
+	KUNIT_EXPECT_EQ(test, t1.calls, 3);
+	KUNIT_EXPECT_EQ(test, t2.calls, 3);
 	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
 	KUNIT_EXPECT_EQ(test, t2.a, 9);
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
@@ -551,7 +561,37 @@ static void marker_typed_probes(struct kunit *test)
 				"no probe: the iterator again");
 	marker_synchronize_unregister();
 	marker_kunit_fire_typed(10);
-	KUNIT_EXPECT_EQ(test, t2.calls, 2);
+	KUNIT_EXPECT_EQ(test, t2.calls, 3);
+}
+
+/*
+ * A typed probe can be detached through the batch API with its
+ * declaration and no name, as register_mark_<name>() attaches it: the
+ * registry finds the name through the declaration.
+ */
+static void marker_typed_batch_by_declaration(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_probe_request req = {
+		.probe = (marker_probe_func)(void *)marker_kunit_typed_probe,
+		.probe_private = &t1,
+		.typed = &__marker_typed___marker_kunit_typed,
+	};
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register_batch(&req, 1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(3);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, t1.a, 3);
+
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(&req, 1));
+	KUNIT_EXPECT_EQ(test, -ENOENT, marker_probe_unregister_batch(&req, 1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	marker_synchronize_unregister();
+	marker_kunit_fire_typed(4);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
 }
 
 /*
@@ -748,6 +788,7 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_recursion_dropped),
 	KUNIT_CASE(marker_declared_typed),
 	KUNIT_CASE(marker_typed_probes),
+	KUNIT_CASE(marker_typed_batch_by_declaration),
 	KUNIT_CASE(marker_typed_recursion),
 	KUNIT_CASE(marker_typed_mixed_sites),
 	KUNIT_CASE(marker_unregister_without_memory),
