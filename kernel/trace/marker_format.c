@@ -14,7 +14,7 @@
 #include <linux/bug.h>
 #include <linux/ctype.h>
 #include <linux/export.h>
-#include <linux/marker.h>
+#include <linux/marker_format.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
 

@@ -7,7 +7,7 @@
 #include <kunit/test.h>
 #include <linux/array_size.h>
 #include <linux/limits.h>
-#include <linux/marker.h>
+#include <linux/marker_format.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
 

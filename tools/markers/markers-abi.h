@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <linux/marker.h>
+#include <linux/marker_format.h>
 
 /*
  * The layout of the marker tables in an x86-64 vmlinux or module: the one
