@@ -95,12 +95,13 @@ our_files() {
 	done | sort
 }
 
-# series: the patches of patches/series in order, one path per line
-# (blank lines, comments and quilt options after the name are ignored).
+# series: the patch files of patches/series in order, one path per line
+# (the lines that start in the first column; the indented lines under
+# each name the new files it adds, see harness/series).
 series() {
 	local s=$ROOT/patches/series
 	[ -f "$s" ] || return 0
-	sed -e 's/#.*//' "$s" | awk 'NF { print $1 }' | while IFS= read -r p; do
+	sed -e 's/#.*//' "$s" | awk '/^[^ \t]/ { print $1 }' | while IFS= read -r p; do
 		[ -f "$ROOT/patches/$p" ] || die "patches/series names $p, which is missing"
 		echo "$ROOT/patches/$p"
 	done
