@@ -50,10 +50,12 @@ LINUX_SOURCE_VERSION ?= 6.12.118-1~deb12u1
 H := $(ROOT)/harness
 
 export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
-	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS
+	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS \
+	SERIES_AUTHOR SERIES_DATE
 
 .PHONY: check run shell bench deps source overlay kernel guest nomarkers \
-	nomodules generic checkpatch sparse markers-abi stress clean distclean
+	nomodules generic checkpatch sparse markers-abi stress series series-check \
+	clean distclean
 
 check:
 	@$(H)/check
@@ -115,7 +117,22 @@ generic: overlay
 		printf "%d passed, %d failed, %d skipped\n", n["pass"], n["fail"], n["skip"]; \
 		exit n["fail"] > 0 }'
 
+# The patchset as a numbered git format-patch series with a cover letter,
+# in $(OUT) (default $(CACHE)/series); series-check: the gates of make
+# check on it (git am onto pristine, each patch builds).
+series: overlay
+	@$(H)/series files
+	@$(H)/series write $(or $(OUT),$(CACHE)/series)
+
+series-check: overlay
+	@$(H)/series files
+	@$(H)/series write
+	@$(H)/gate-checkpatch
+	@$(H)/series verify
+	@$(H)/series build
+
 checkpatch: overlay
+	@$(H)/series write
 	@$(H)/gate-checkpatch
 
 sparse: kernel
