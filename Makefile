@@ -54,7 +54,7 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	SERIES_AUTHOR SERIES_DATE
 
 .PHONY: check run shell bench deps source overlay kernel guest nomarkers \
-	nomodules generic checkpatch sparse markers-abi stress series series-check \
+	nomodules generic checkpatch sparse markers-abi stress series series-check htmldocs \
 	clean distclean
 
 check:
@@ -134,6 +134,11 @@ series-check: overlay
 checkpatch: overlay
 	@$(H)/series write
 	@$(H)/gate-checkpatch
+
+# Documentation/trace as HTML, in $(CACHE)/build-docs; fails on a warning
+# about our files.
+htmldocs: overlay
+	@$(H)/gate-htmldocs
 
 sparse: kernel
 	@$(H)/gate-sparse

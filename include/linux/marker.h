@@ -84,7 +84,7 @@ struct marker {
  * mark_futex_wait(uaddr, op, val, ...), and the event set of a subsystem is
  * reviewed in one header (include/trace/markers/<subsystem>.h). It also
  * defines register_mark_<name>() and unregister_mark_<name>() for typed
- * probes, void probe(void *data, @proto), which are called with the
+ * probes, ``void probe(void *data, proto)``, which are called with the
  * site's arguments in registers: the only probe of a marker directly,
  * through a static call, as a tracepoint calls its only probe. Probes with
  * a format (marker_probe_register()) see @values, computed only for them.
@@ -133,7 +133,7 @@ void marker_patch_batch_end(void);
  * @probe: the probe
  * @probe_private: passed to @probe
  * @typed: NULL for a probe of type marker_probe_func; for a typed probe
- *	(void probe(void *data, proto) of a DECLARE_MARKER() marker, cast
+ *	(``void probe(void *data, proto)`` of a DECLARE_MARKER() marker, cast
  *	to marker_probe_func through void *), the marker's
  *	__marker_typed_<name>, as register_mark_<name>() passes it; @name and
  *	@format are then ignored, when attaching and when detaching: the

@@ -1537,7 +1537,7 @@ EXPORT_SYMBOL_GPL(marker_probe_unregister);
 /**
  * marker_probe_register_typed - attach a typed probe to a typed marker
  * @typed: the marker's __marker_typed_<name>
- * @probe: void probe(void *data, proto), proto the marker's prototype
+ * @probe: ``void probe(void *data, proto)``, proto the marker's prototype
  * @probe_private: passed to @probe as @data
  *
  * Called by register_mark_<name>(), which checks @probe's type. The only

@@ -333,9 +333,10 @@ static const char *marker_integer_c_type(char length, bool is_signed)
  * marker_field_c_type - the C type a field's conversion reads
  * @field: a field from marker_format_parse()
  *
- * Return: the type as C spells it: "int" for %d, "unsigned long" for %lx,
- * "char" for %c, "void *" for %p, "const char *" for %s, ... The tracefs
- * face names its fields with it, and markers-abi reports them with it.
+ * Return: the type as C spells it: ``int`` for %d, ``unsigned long`` for
+ * %lx, ``char`` for %c, ``void *`` for %p, ``const char *`` for %s, ...
+ * The tracefs face names its fields with it, and markers-abi reports them
+ * with it.
  */
 const char *marker_field_c_type(const struct marker_field *field)
 {
