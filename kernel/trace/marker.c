@@ -2073,7 +2073,6 @@ const char *marker_site_state(const struct marker_site_info *info)
 		return "busy";
 	return info->enabled ? "enabled" : "disabled";
 }
-EXPORT_SYMBOL_GPL(marker_site_state);
 
 /* ---- debugfs: markers/sites and markers/stats ---- */
 

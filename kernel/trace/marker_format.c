@@ -354,7 +354,6 @@ const char *marker_field_c_type(const struct marker_field *field)
 	}
 	return "?";
 }
-EXPORT_SYMBOL_GPL(marker_field_c_type);
 
 /**
  * marker_field_fetch - read the argument of one field
