@@ -181,6 +181,36 @@ struct marker_site_info {
 typedef int (*marker_site_func_t)(const struct marker_site_info *info, void *data);
 int marker_iterate_sites(marker_site_func_t fn, void *data);
 
+/* Room for the module names of one marker name, "vmlinux,mod1,...". */
+#define MARKER_MODULES_LEN	128
+
+/**
+ * struct marker_name_info - what marker_iterate_names() reports of a name
+ * @name: the marker name
+ * @format: the format of its sites; NULL when every site is left out
+ * @fields: @format parsed, once, by the registry; NULL unless
+ *	@nr_fields > 0
+ * @nr_fields: number of fields, or -EINVAL or -E2BIG when @format does
+ *	not parse
+ * @nr_sites: its sites that take its probes
+ * @nr_conflicts: its sites left out for their format or their kind
+ * @debug: a debug marker (its name starts with "__")
+ * @modules: "vmlinux" and the modules that hold its sites, comma
+ *	separated, "..." ending a list too long to show
+ */
+struct marker_name_info {
+	const char *name;
+	const char *format;
+	const struct marker_field *fields;
+	int nr_fields;
+	unsigned int nr_sites;
+	unsigned int nr_conflicts;
+	bool debug;
+	char modules[MARKER_MODULES_LEN];
+};
+
+typedef int (*marker_name_func_t)(const struct marker_name_info *info, void *data);
+int marker_iterate_names(marker_name_func_t fn, void *data);
 const char *marker_site_state(const struct marker_site_info *info);
 bool marker_text_reserved(void *start, void *end);
 

@@ -51,9 +51,6 @@
 /* Longest string stored for a %s field, terminating NUL included. */
 #define MARKER_EVENT_STRING_MAX	256
 
-/* Room for the module names a listing line shows for one marker. */
-#define MARKER_MODULES_LEN	128
-
 /* How often a held orphan is looked at again, until it can be removed. */
 #define MARKER_ORPHAN_RETRY	HZ
 
@@ -95,6 +92,24 @@ struct marker_event {
 	unsigned int fixed_size;	/* entry size before the strings */
 	unsigned int nr_fields;
 	struct marker_event_field fields[] __counted_by(nr_fields);
+};
+
+/* A snapshot of one name of the registry (marker_iterate_names()). */
+struct marker_name {
+	const char *name;
+	char *format;		/* of the sites without conflict, or NULL */
+	struct marker_field *fields;	/* the registry's parse of @format */
+	int nr_fields;		/* or -EINVAL, -E2BIG */
+	unsigned int nr_sites;	/* sites without conflict */
+	unsigned int nr_conflicts;
+	bool debug;
+	char modules[MARKER_MODULES_LEN];	/* "vmlinux,mod1,..." */
+};
+
+struct marker_names {
+	struct marker_name *names;
+	unsigned int nr;
+	unsigned int max;
 };
 
 /*
@@ -712,26 +727,19 @@ static void marker_event_free(struct marker_event *event)
 }
 
 /*
- * Build the event of marker @name with @format. Return: the event, or
- * NULL with *@err set: -EINVAL or -E2BIG when the format does not parse,
- * -ENOMEM.
+ * Build the event of the name @n, from the fields the registry parsed.
+ * Return: the event, or NULL with *@err set: -EINVAL or -E2BIG when the
+ * format does not parse, -ENOMEM.
  */
-static struct marker_event *marker_event_alloc(const char *name,
-					       const char *format, int *err)
+static struct marker_event *marker_event_alloc(const struct marker_name *n,
+					       int *err)
 {
-	struct marker_field *fields;
+	const struct marker_field *fields = n->fields;
 	struct marker_event *event;
 	unsigned int offset, align, i;
-	int nr;
+	int nr = n->nr_fields;
 
-	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
-	if (!fields) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	nr = marker_format_parse(format, fields, MARKER_FIELDS_MAX);
 	if (nr < 0) {
-		kfree(fields);
 		*err = nr;
 		return NULL;
 	}
@@ -739,7 +747,7 @@ static struct marker_event *marker_event_alloc(const char *name,
 	*err = -ENOMEM;
 	event = kzalloc(struct_size(event, fields, nr), GFP_KERNEL);
 	if (!event)
-		goto out;
+		return NULL;
 	event->nr_fields = nr;
 	offset = sizeof(struct trace_entry);
 	for (i = 0; i < nr; i++) {
@@ -753,8 +761,8 @@ static struct marker_event *marker_event_alloc(const char *name,
 		offset += align;
 	}
 	event->fixed_size = offset;
-	event->name = kstrdup(name, GFP_KERNEL);
-	event->format = kstrdup(format, GFP_KERNEL);
+	event->name = kstrdup(n->name, GFP_KERNEL);
+	event->format = kstrdup(n->format, GFP_KERNEL);
 	if (!event->name || !event->format)
 		goto fail;
 	event->call.print_fmt = marker_event_print_fmt(event);
@@ -776,24 +784,21 @@ static struct marker_event *marker_event_alloc(const char *name,
 	event->call.event.funcs = &marker_event_funcs;
 	event->call.data = event;
 	*err = 0;
-	goto out;
+	return event;
 
 fail:
 	marker_event_free(event);
-	event = NULL;
-out:
-	kfree(fields);
-	return event;
+	return NULL;
 }
 
-/* Add the event of @name to tracefs. Caller holds event_mutex. */
-static int marker_event_add(const char *name, const char *format)
+/* Add the event of the name @n to tracefs. Caller holds event_mutex. */
+static int marker_event_add(const struct marker_name *n)
 {
 	struct marker_event *event;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	event = marker_event_alloc(name, format, &ret);
+	event = marker_event_alloc(n, &ret);
 	if (!event)
 		return ret;
 	if (!register_trace_event(&event->call.event)) {
@@ -910,101 +915,40 @@ static int marker_event_reg(struct trace_event_call *call,
 /* ---- Names: what the sites say, gathered by marker_iterate_sites() ---- */
 
 /* One marker name, as the sites of the kernel and modules show it. */
-struct marker_name {
-	const char *name;	/* a copy: the sites may go once gathered */
-	char *format;		/* of the sites without conflict, or NULL */
-	unsigned int nr_sites;	/* sites without conflict */
-	unsigned int nr_conflicts;
-	bool debug;
-	char modules[MARKER_MODULES_LEN];	/* "vmlinux,mod1,..." */
-};
-
-struct marker_names {
-	struct marker_name *names;
-	unsigned int nr;
-	unsigned int max;
-	int error;
-};
-
-static struct marker_name *marker_names_get(struct marker_names *names,
-					    const char *name)
+/* Called by marker_iterate_names() with the marker mutex held. */
+static int marker_names_add(const struct marker_name_info *info, void *data)
 {
+	struct marker_names *names = data;
 	struct marker_name *n;
-	unsigned int i;
 
-	for (i = 0; i < names->nr; i++)
-		if (!strcmp(names->names[i].name, name))
-			return &names->names[i];
 	if (names->nr == names->max) {
 		unsigned int max = names->max ? 2 * names->max : 32;
 
 		n = krealloc_array(names->names, max, sizeof(*n), GFP_KERNEL);
 		if (!n)
-			return NULL;
+			return -ENOMEM;
 		names->names = n;
 		names->max = max;
 	}
 	n = &names->names[names->nr];
-	memset(n, 0, sizeof(*n));
-	n->name = kstrdup(name, GFP_KERNEL);
-	if (!n->name)
-		return NULL;
+	*n = (struct marker_name) {
+		.nr_fields = info->nr_fields,
+		.nr_sites = info->nr_sites,
+		.nr_conflicts = info->nr_conflicts,
+		.debug = info->debug,
+	};
+	strscpy(n->modules, info->modules, sizeof(n->modules));
+	n->name = kstrdup(info->name, GFP_KERNEL);
+	if (info->format)
+		n->format = kstrdup(info->format, GFP_KERNEL);
+	if (info->fields)
+		n->fields = kmemdup_array(info->fields, info->nr_fields,
+					  sizeof(*info->fields), GFP_KERNEL);
 	names->nr++;
-	return n;
-}
-
-/* Append @module to @n->modules unless it is there; "..." when full. */
-static void marker_name_add_module(struct marker_name *n, const char *module)
-{
-	size_t len = strlen(n->modules), mlen = strlen(module);
-	const char *p = n->modules;
-
-	while ((p = strstr(p, module))) {
-		if ((p == n->modules || p[-1] == ',') &&
-		    (p[mlen] == ',' || !p[mlen]))
-			return;
-		p += mlen;
-	}
-	if (len >= 3 && !strcmp(n->modules + len - 3, "..."))
-		return;
-	if (len + !!len + mlen + sizeof(",...") > sizeof(n->modules)) {
-		strlcat(n->modules, len ? ",..." : "...", sizeof(n->modules));
-		return;
-	}
-	if (len)
-		strlcat(n->modules, ",", sizeof(n->modules));
-	strlcat(n->modules, module, sizeof(n->modules));
-}
-
-/* Called by marker_iterate_sites() with the marker mutex held. */
-static int marker_names_add_site(const struct marker_site_info *info,
-				 void *data)
-{
-	const struct marker *m = info->marker;
-	struct marker_names *names = data;
-	struct marker_name *n;
-
-	n = marker_names_get(names, m->name);
-	if (!n)
-		goto nomem;
-	n->debug = m->flags & MARKER_FLAG_DEBUG;
-	if (m->flags & MARKER_FLAG_CONFLICT) {
-		n->nr_conflicts++;
-		return 0;
-	}
-	if (!n->format) {
-		n->format = kstrdup(m->format, GFP_KERNEL);
-		if (!n->format)
-			goto nomem;
-	}
-	n->nr_sites++;
-	marker_name_add_module(n, info->mod ? module_name(info->mod) :
-					      "vmlinux");
+	if (!n->name || (info->format && !n->format) ||
+	    (info->fields && !n->fields))
+		return -ENOMEM;
 	return 0;
-
-nomem:
-	names->error = -ENOMEM;
-	return -ENOMEM;
 }
 
 static void marker_names_free(struct marker_names *names)
@@ -1014,6 +958,7 @@ static void marker_names_free(struct marker_names *names)
 	for (i = 0; i < names->nr; i++) {
 		kfree(names->names[i].name);
 		kfree(names->names[i].format);
+		kfree(names->names[i].fields);
 	}
 	kfree(names->names);
 }
@@ -1024,14 +969,19 @@ static int marker_name_cmp(const void *a, const void *b)
 		      ((const struct marker_name *)b)->name);
 }
 
-/* Every marker name with its sites, sorted by name. Process context. */
+/*
+ * Every marker name with sites, from the registry, sorted by name.
+ * Process context.
+ */
 static int marker_names_gather(struct marker_names *names)
 {
+	int ret;
+
 	memset(names, 0, sizeof(*names));
-	marker_iterate_sites(marker_names_add_site, names);
-	if (names->error) {
+	ret = marker_iterate_names(marker_names_add, names);
+	if (ret) {
 		marker_names_free(names);
-		return names->error;
+		return ret;
 	}
 	sort(names->names, names->nr, sizeof(*names->names), marker_name_cmp,
 	     NULL);
@@ -1098,7 +1048,7 @@ static void marker_events_update(void)
 		n = &names.names[i];
 		if (!n->nr_sites || marker_event_find(n->name))
 			continue;
-		ret = marker_event_add(n->name, n->format);
+		ret = marker_event_add(n);
 		if (ret && ret != -EINVAL && ret != -E2BIG)
 			pr_warn("cannot add the event of marker %s: %d\n",
 				n->name, ret);
@@ -1174,23 +1124,15 @@ static struct notifier_block marker_events_module_nb = {
 static const char *marker_name_event(const struct marker_name *n,
 				     struct marker_event *event)
 {
-	struct marker_field *fields;
-	int ret;
-
 	if (event && !event->orphan)
 		return "event";
 	if (event)
 		return "no-event:held";
 	if (!n->nr_sites)
 		return "no-event:conflict";
-	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
-	if (!fields)
-		return "no-event";
-	ret = marker_format_parse(n->format, fields, MARKER_FIELDS_MAX);
-	kfree(fields);
-	if (ret == -E2BIG)
+	if (n->nr_fields == -E2BIG)
 		return "no-event:too-many-fields";
-	if (ret < 0)
+	if (n->nr_fields < 0)
 		return "no-event:bad-format";
 	return "no-event";
 }
