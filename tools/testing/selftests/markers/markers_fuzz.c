@@ -2,7 +2,7 @@
 /*
  * markers_fuzz - seeded writes of hostile input to the markers' files
  *
- * FUZZ_WRITES writes (default 500) to the files user space can write to:
+ * FUZZ_WRITES writes (default 200) to the files user space can write to:
  * every file under events/markers/ (per event and for the system: enable,
  * filter, trigger, and the read-only ones), set_event, the listings
  * markers, marker_sites and marker_stats, debugfs markers/{sites,stats},
@@ -14,8 +14,9 @@
  * runs into an unmapped page.
  *
  * For each write, the state of the markers (set_event, the listings, the
- * sites' states, tracing_on, the system's enable and filter, and the
- * target event's own files) is read before and after it:
+ * sites' states, tracing_on, the system's enable, what test_markers_hold
+ * holds, whether hot and irq run, and the target event's own files) is
+ * read before and after it:
  *   - each write returns its length, a part of it, or -1 with an errno;
  *   - nothing outside the write's scope changed (its event for an event's
  *     file, the name it writes for register/unregister/hold, every marker
@@ -24,11 +25,13 @@
  *   - a write refused in all its pieces changed nothing at all, except an
  *     event filter's text, which ftrace keeps to show the error;
  *   - a valid command took effect (an enable reads back its value, a
- *     probe or a trigger enables the sites, set_event lists the event);
- *   - undoing it (0 to enable and filter, truncating trigger and
- *     set_event, unregister, release, 0 to hot and irq) brings back the
- *     state seen at the start, every file of every event included (that
- *     whole state is compared every 256 writes and at the end).
+ *     trigger is listed, set_event lists the event, a probe enables the
+ *     name's sites, a hold is held);
+ *   - undoing it (0 to enable and filter, removing each trigger by name,
+ *     truncating set_event, unregister, release, 0 to hot and irq) brings
+ *     back the state seen at the start; the whole state, every file of
+ *     every event and the sites' bytes included, is compared every 256
+ *     writes and at the end.
  * The same seed gives the same writes on the same set of markers, so a
  * failure is replayed with the seed it prints.
  *
@@ -1046,7 +1049,7 @@ int main(void)
 {
 	static struct state base, base_full, ev, before, after, full;
 	const char *env = getenv("FUZZ_SEED");
-	unsigned long writes = 500, i;
+	unsigned long writes = 200, i;
 	unsigned long seed;
 	time_t t0;
 	char *data;
