@@ -6,7 +6,13 @@
 #   make shell   boot the test guest with an interactive shell
 #   make bench   measure markers against tracepoints (QEMU -icount)
 #   make stress  hot-site patching, IRQ/softirq/NMI fires and module
-#                cycles under load, one table (harness/stress)
+#                cycles under load, and the fuzzer, one table
+#                (harness/stress); KCONFIG=sanitizers|preempt-none runs
+#                it on that kernel
+#   make check-sanitizers, make check-preempt-none
+#                the guest tests on the kernel of configs/sanitizers.config
+#                (KASAN, KFENCE, kmemleak, PREEMPT) or
+#                configs/preempt-none.config (harness/check-config)
 #
 # Pieces: deps source overlay kernel guest nomarkers nomodules generic
 # checkpatch sparse markers-abi, clean (build output, not the compiler
@@ -27,9 +33,12 @@
 #   KUNIT_EXPECT_GENERIC  the same for the generic path's boot
 #   FRAGMENTS     config fragments of the main kernel
 #   LINUX_SOURCE_VERSION  the linux-source-6.12 version to pin
-#   STRESS_CYCLES, STRESS_LOADS, DURATION  make stress's counts (cycles of
-#                 the hot-site probe, module loads, least seconds of the
-#                 IRQ sources)
+#   STRESS_CYCLES, STRESS_LOADS, DURATION, STRESS_BURST, FUZZ_WRITES
+#                 make stress's counts (cycles of the hot-site probe,
+#                 module loads, least seconds of the IRQ sources, fires
+#                 per CPU of the accounting burst, fuzzer writes)
+#   FUZZ_SEED     make stress's fuzzer seed (default: from the clock)
+#   KCONFIG       make stress on another kernel: sanitizers, preempt-none
 
 ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
@@ -49,13 +58,22 @@ LINUX_SOURCE_VERSION ?= 6.12.118-1~deb12u1
 
 H := $(ROOT)/harness
 
+# The other kernels the guest tests run on: their build directory and
+# fragments. The sanitizer kernel is the main one plus
+# configs/sanitizers.config; the PREEMPT_NONE one has no debug options.
+KCONFIG ?=
+FRAGMENTS_sanitizers = $(FRAGMENTS) $(ROOT)/configs/sanitizers.config
+FRAGMENTS_preempt-none = $(ROOT)/configs/base.config $(ROOT)/configs/preempt-none.config
+STRESS_BUILD := $(if $(KCONFIG),build-$(KCONFIG),build)
+STRESS_FRAGMENTS = $(if $(KCONFIG),$(FRAGMENTS_$(KCONFIG)),$(FRAGMENTS))
+
 export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS \
 	SERIES_AUTHOR SERIES_DATE
 
 .PHONY: check run shell bench deps source overlay kernel guest nomarkers \
 	nomodules generic checkpatch sparse markers-abi stress series series-check htmldocs \
-	clean distclean
+	clean distclean check-sanitizers check-preempt-none
 
 check:
 	@$(H)/check
@@ -86,12 +104,20 @@ kernel: overlay
 guest: kernel
 	@$(H)/build-test-modules
 
-stress: guest
-	@$(H)/build-selftests
-	@$(H)/build-initramfs
-	@$(H)/stress
-	@$(H)/build-selftests
-	@$(H)/build-initramfs
+stress: overlay
+	@test -n "$(STRESS_FRAGMENTS)" || { echo "KCONFIG=$(KCONFIG): no such kernel (sanitizers, preempt-none)"; exit 1; }
+	@$(H)/configure $(STRESS_BUILD) $(STRESS_FRAGMENTS)
+	@$(H)/build-kernel $(STRESS_BUILD) bzImage modules headers
+	@$(H)/build-test-modules $(STRESS_BUILD)
+	@$(H)/build-selftests $(STRESS_BUILD)
+	@$(H)/build-initramfs $(STRESS_BUILD)
+	@$(H)/stress $(STRESS_BUILD)
+
+check-sanitizers: overlay
+	@$(H)/check-config sanitizers $(FRAGMENTS_sanitizers)
+
+check-preempt-none: overlay
+	@$(H)/check-config preempt-none $(FRAGMENTS_preempt-none)
 
 nomarkers: overlay
 	@$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config

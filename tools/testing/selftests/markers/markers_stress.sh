@@ -5,9 +5,16 @@
 # and test_markers_stress_mod.c):
 #   - the hot site: a kthread per CPU fires test_stress_hot in a tight loop
 #     while a kthread attaches and detaches a counting probe STRESS_CYCLES
-#     times (C API and batch API in turn) and this script enables and
-#     disables the event markers:test_stress_hot through tracefs; no probe
-#     call is lost or extra outside the attach/detach window;
+#     times (C API and batch API in turn), this script enables and
+#     disables the event markers:test_stress_hot through tracefs, and
+#     markers_load runs futex and pipe ping-pongs and sched_yield() on
+#     every CPU; no probe call is lost or extra outside the attach/detach
+#     window;
+#   - meanwhile, test_markers_stress_probe, whose probe on test_stress_hot
+#     lives in its own text, is loaded and unloaded in a loop: no oops;
+#   - the control case: each hot fire is followed by a call through a
+#     static call that a kthread retargets all the while (the kernel's own
+#     patching of hot code, no marker involved): every call arrives;
 #   - hard IRQ, softirq and NMI: an hrtimer, a tasklet and NMIs sent to the
 #     other CPU fire a marker each, with a counting probe and the event
 #     enabled in the trace instance "stress": every fire is counted once by
@@ -18,6 +25,11 @@
 #     instance "stressmod" and read through trace_pipe: two probe calls per
 #     cycle; no more events than unloads (each unload of a module whose
 #     event was enabled resets every ring buffer, so a reader may miss some);
+#     and perf stat counts the event all along: as many as probe calls;
+#   - accounting: with a counting probe attached and the event enabled in
+#     a small instance buffer, a kthread per CPU fires test_stress_hot
+#     STRESS_BURST times: fires = probe calls = events recorded + events
+#     the ring buffer overwrote or dropped + records it refused;
 #   - at the end, every site's bytes match its state (a 5-byte NOP when
 #     disabled, a JMP to its target when enabled).
 # Prints a table of what it did and found, as TAP comments ("# | ...").
@@ -27,6 +39,7 @@
 #   STRESS_CYCLES   attach/detach cycles of the hot-site probe (200)
 #   STRESS_LOADS    load/unload cycles of the module (20)
 #   STRESS_SECONDS  least seconds the IRQ, softirq and NMI sources run (5)
+#   STRESS_BURST    fires per CPU of the accounting burst (20000)
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
@@ -34,6 +47,7 @@ set -u
 CYCLES=${STRESS_CYCLES:-200}
 LOADS=${STRESS_LOADS:-20}
 SECONDS_MIN=${STRESS_SECONDS:-5}
+BURST=${STRESS_BURST:-20000}
 STRESS=$DEBUGFS/test_markers_stress
 PROBE=$DEBUGFS/test_markers_probe
 INST=$TRACEFS/instances/stress
@@ -59,6 +73,18 @@ toggle_hot_event() {
 		n=$((n + 1))
 	done
 	echo "$n" >"$TMP/toggles"
+}
+
+# Load and unload test_markers_stress_probe while the hot-site run lasts;
+# "cycles errors" to $TMP/probe_loads.
+probe_module_cycles() {
+	local n=0 bad=0
+	while grep -q '^running 1' "$STRESS/hot"; do
+		insmod "$MODULE_DIR/test_markers_stress_probe.ko" || bad=$((bad + 1))
+		rmmod test_markers_stress_probe || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	echo "$n $bad" >"$TMP/probe_loads"
 }
 
 # Load and unload the module STRESS_LOADS times; counts to $TMP/loads.
@@ -109,7 +135,7 @@ require
 [ -d "$DEBUGFS/markers" ] || { echo "1..0 # SKIP no debugfs markers/sites"; exit 4; }
 [ -f "$MODULE_DIR/test_markers_stress.ko" ] ||
 	{ echo "1..0 # SKIP no test_markers_stress.ko"; exit 4; }
-tap_plan 5
+tap_plan 8
 rm -rf "$TMP"
 mkdir -p "$TMP"
 unload test_markers_stress_mod
@@ -123,7 +149,17 @@ echo 4096 >"$INST/buffer_size_kb"
 for e in hardirq softirq nmi; do
 	echo 1 >"$INST/events/markers/test_stress_$e/enable"
 done
+# perf stat counts markers:test_stress_mod across every module cycle: the
+# event exists while the module is loaded, and perf's reference keeps it
+# while the module comes and goes. perf is attached once the module's site
+# is enabled, before the counting probe is.
+insmod "$MODULE_DIR/test_markers_stress_mod.ko"
+perf stat -a -x, -e markers:test_stress_mod -o "$TMP/perfstat" &
+perf=$!
+wait_for 60 grep -q '^test_stress_mod .* enabled$' "$TRACEFS/marker_sites" ||
+	echo "# perf stat did not attach to markers:test_stress_mod"
 echo "test_stress_mod phase %d" >"$PROBE/register"
+rmmod test_markers_stress_mod
 start=$(date +%s)
 
 # Phase A: everything at once. Unloading a module whose event was
@@ -134,18 +170,28 @@ cat "$MINST/trace_pipe" >"$TMP/modpipe" &
 reader=$!
 echo 1 >"$STRESS/irq"
 echo "$CYCLES" >"$STRESS/hot"
+"$(dirname "$0")/markers_load" >"$TMP/load" &
+loader=$!
 toggle_hot_event &
 toggler=$!
+probe_module_cycles &
+prober=$!
 load_cycles &
-wait $toggler $!
+wait $toggler $prober $!
 while grep -q '^running 1' "$STRESS/hot"; do
 	sleep 1
 done
+hot_took=$(($(date +%s) - start))
+kill -TERM "$loader"
+wait "$loader"
 echo 0 >"$STRESS/irq"
 irq_a=$(cat "$STRESS/irq")
 sleep 1
 kill "$reader"
 wait "$reader" 2>/dev/null
+kill -INT "$perf"
+wait "$perf"
+perf_count=$(sed -n 's/^\([0-9]*\),.*markers:test_stress_mod.*/\1/p' "$TMP/perfstat")
 # Phase B: the IRQ sources alone, every event accounted for.
 : >"$INST/trace"
 echo 1 >"$STRESS/irq"
@@ -155,18 +201,43 @@ echo 0 >"$EVENTS/test_stress_hot/enable"
 for e in hardirq softirq nmi; do
 	echo 0 >"$INST/events/markers/test_stress_$e/enable"
 done
+overrun=$(rb_stat_sum overrun "$INST")
+rec_hard=$(recorded test_stress_hardirq)
+rec_soft=$(recorded test_stress_softirq)
+rec_nmi=$(recorded test_stress_nmi)
+
+# Phase C: every fire of a burst accounted for, in a buffer small enough
+# to overflow.
+mod_calls=$(cat "$PROBE/hits")
+echo "test_stress_mod" >"$PROBE/unregister"
+echo 0 >"$INST/tracing_on"
+echo 64 >"$INST/buffer_size_kb"
+: >"$INST/trace"
+echo 1 >"$INST/events/markers/test_stress_hot/enable"
+echo "test_stress_hot cpu %d" >"$PROBE/register"
+lost0=$(marker_stat trace_lost)
+drops0=$(sed -n 's/^recursion_drops //p' "$DEBUGFS/markers/stats")
+echo 1 >"$INST/tracing_on"
+echo "$BURST" >"$STRESS/burst"
+echo 0 >"$INST/tracing_on"
+echo "test_stress_hot" >"$PROBE/unregister"
+echo 0 >"$INST/events/markers/test_stress_hot/enable"
+c_fired=$(sed -n 's/^fired //p' "$STRESS/burst")
+c_calls=$(($(cat "$PROBE/hits") - mod_calls))
+c_lost=$(($(marker_stat trace_lost) - lost0))
+c_drops=$(($(sed -n 's/^recursion_drops //p' "$DEBUGFS/markers/stats") - drops0))
+c_overrun=$(($(rb_stat_sum overrun "$INST") + $(rb_stat_sum 'commit overrun' "$INST") + \
+	$(rb_stat_sum 'dropped events' "$INST")))
+c_entries=$(rb_stat_sum entries "$INST")
+c_recorded=$(recorded test_stress_hot)
 took=$(($(date +%s) - start))
 
 hot=$(cat "$STRESS/hot")
 irq=$(cat "$STRESS/irq")
 read -r loads enabled load_errors <"$TMP/loads"
+read -r probe_loads probe_load_errors <"$TMP/probe_loads"
 toggles=$(cat "$TMP/toggles")
-mod_calls=$(cat "$PROBE/hits")
-echo "test_stress_mod" >"$PROBE/unregister"
-overrun=$(rb_stat_sum overrun "$INST")
-rec_hard=$(recorded test_stress_hardirq)
-rec_soft=$(recorded test_stress_softirq)
-rec_nmi=$(recorded test_stress_nmi)
+load=$(cat "$TMP/load")
 rec_mod=$(grep -c ' test_stress_mod: phase=2' "$TMP/modpipe" || true)
 sites_off=$(check_sites)
 echo 1 >"$EVENTS/test_stress_hot/enable"
@@ -189,6 +260,14 @@ row "hot: attached, called once" "$(h on_ok)"
 row "hot: detached, not called" "$(h off_ok)"
 row "hot: in the window (calls)" "$(h window_fires) ($(h window_calls))"
 row "hot: lost / extra calls" "$(h lost) / $(h extra)"
+row "hot: run (s)" "$hot_took"
+row "user load: futex / pipe rounds, yields" \
+	"$(field futex_rounds "$load") / $(field pipe_rounds "$load") / $(field yields "$load")"
+row "probe module load/unload (errors)" "$probe_loads ($probe_load_errors)"
+row "control: static call retargets" "$(h sc_updates)"
+row "control: calls / arrived (a + b)" \
+	"$(h sc_calls) / $(($(h sc_a) + $(h sc_b))) ($(h sc_a) + $(h sc_b))"
+row "int3 traps taken (text_poke_bp)" "not counted: 6.12 has no counter"
 row "A: hardirq/softirq/nmi fired" "$(a hard_fired) / $(a soft_fired) / $(a nmi_fired)"
 row "A: hardirq/softirq/nmi probe" "$(a hard_calls) / $(a soft_calls) / $(a nmi_calls)"
 row "A: nmi sent / skipped / lost" "$(a nmi_sent) / $(a nmi_skipped) / $(a nmi_lost)"
@@ -202,6 +281,10 @@ row "instance ring buffer overrun" "$overrun"
 row "recursion drops (whole kernel)" "$drops"
 row "module load/unload cycles" "$loads (errors $load_errors)"
 row "module: probe calls / events read" "$mod_calls / $rec_mod (enabled $enabled)"
+row "module: perf stat count" "$perf_count"
+row "C: burst fired / probe calls" "$c_fired / $c_calls (recursion drops $c_drops)"
+row "C: recorded + overrun + refused" \
+	"$c_recorded + $c_overrun + $c_lost = $((c_recorded + c_overrun + c_lost)) (entries $c_entries)"
 row "sites checked / bad (all off)" "$(echo "$sites_off" | tr ' ' /)"
 row "sites checked / bad (hot on)" "$(echo "$sites_on" | tr ' ' /)"
 
@@ -213,6 +296,35 @@ test_hot_site() {
 	[ "$(h on_ok)" -gt 0 ] || fail "no fire seen while attached: $hot"
 	[ "$(h off_ok)" -gt 0 ] || fail "no fire seen while detached: $hot"
 	[ "$toggles" -gt 0 ] || fail "the event was never toggled"
+	[ "$(field futex_rounds "$load")" -gt 0 ] && [ "$(field pipe_rounds "$load")" -gt 0 ] ||
+		fail "no user-space load: $load"
+}
+
+test_probe_module_cycles() {
+	[ "$probe_loads" -gt 0 ] || fail "test_markers_stress_probe never loaded"
+	[ "$probe_load_errors" = 0 ] || fail "$probe_load_errors insmod/rmmod errors"
+}
+
+test_static_call_control() {
+	[ "$(h sc_updates)" -gt 0 ] || fail "the static call was never retargeted: $hot"
+	[ "$(h sc_calls)" -gt 0 ] || fail "no call through the static call: $hot"
+	[ "$(h sc_calls)" = $(($(h sc_a) + $(h sc_b))) ] ||
+		fail "static call: $(h sc_calls) calls, $(h sc_a) + $(h sc_b) arrived"
+	[ "$(h sc_a)" -gt 0 ] && [ "$(h sc_b)" -gt 0 ] ||
+		fail "static call: one target never called: $hot"
+}
+
+test_accounting() {
+	[ "$c_fired" = $((BURST * $(grep -c ^processor /proc/cpuinfo))) ] ||
+		fail "burst fired $c_fired, expected $BURST per CPU"
+	[ $((c_calls + c_drops)) = "$c_fired" ] ||
+		fail "fired $c_fired, probe calls $c_calls, recursion drops $c_drops"
+	[ $((c_recorded + c_overrun + c_lost)) = "$c_calls" ] ||
+		fail "probe calls $c_calls:" \
+			"recorded $c_recorded + overrun $c_overrun + refused $c_lost"
+	[ "$c_entries" = "$c_recorded" ] ||
+		fail "the buffer holds $c_entries entries, $c_recorded read"
+	[ "$c_overrun" -gt 0 ] || fail "the buffer never overflowed: nothing proved"
 }
 
 # count_equal WHAT FIRED PROBE RECORDED: probe == fired, and the events
@@ -246,8 +358,12 @@ test_irq_contexts() {
 test_module_cycles() {
 	[ "$loads" = "$LOADS" ] && [ "$load_errors" = 0 ] ||
 		fail "$loads of $LOADS cycles, $load_errors insmod/rmmod errors"
-	[ "$mod_calls" = $((2 * LOADS)) ] ||
-		fail "probe calls $mod_calls, expected $((2 * LOADS)) (load and unload)"
+	# Each cycle fires at load and unload, plus the unload of the load
+	# perf attached to.
+	[ "$mod_calls" = $((2 * LOADS + 1)) ] ||
+		fail "probe calls $mod_calls, expected $((2 * LOADS + 1)) (load and unload)"
+	[ "$perf_count" = "$mod_calls" ] ||
+		fail "perf stat counted '$perf_count', the probe $mod_calls"
 	[ "$enabled" = "$LOADS" ] || fail "event enabled in $enabled of $LOADS cycles"
 	# Each unload resets the buffers: the reader may miss some, never more.
 	[ "$rec_mod" -le "$enabled" ] || fail "events $rec_mod, more than the $enabled unloads"
@@ -262,9 +378,12 @@ test_site_bytes() {
 }
 
 run_test "stress: hot site toggled while fired on every CPU" test_hot_site
+run_test "stress: probe module unloaded while its marker fires" test_probe_module_cycles
+run_test "stress: control, a static call retargeted on hot code" test_static_call_control
 run_test "stress: hard IRQ, softirq and NMI fires all counted" test_irq_contexts
 run_test "stress: module load/unload with probes and events" test_module_cycles
 run_test "stress: site bytes match their state" test_site_bytes
+run_test "stress: burst fires = probe calls = recorded + overrun + refused" test_accounting
 test_cleanup() {
 	rmdir "$INST" "$MINST" || fail "instances stress, stressmod not removed"
 	unload test_markers_stress

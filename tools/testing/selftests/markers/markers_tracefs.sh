@@ -168,10 +168,13 @@ call_ipis() {
 # rounds, each one call IPI per other CPU), not one batch per event:
 # enabling all marker events costs at most one batch more than enabling
 # one, which pays for ftrace's own work (its sched tracepoints) too.
-test_system_enable_one_batch() {
+# Other call IPIs land in the same windows on some kernels (on the
+# sanitizer kernel, enabling one event measured 31 of them), so the counts
+# are taken up to 3 times and one clean measure passes; one batch per
+# event (3 call IPIs per event and other CPU) fails every time.
+system_enable_ipis() {
 	local before one off all sites others
 	others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
-	[ "$others" -gt 0 ] || { fail "needs 2 CPUs"; return; }
 	before=$(call_ipis)
 	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused 1"
 	one=$(($(call_ipis) - before))
@@ -185,8 +188,8 @@ test_system_enable_one_batch() {
 	sites=$(grep -c ' enabled$' "$TRACEFS/marker_sites")
 	echo "# one event: $one call IPIs; all: $sites sites, $all call IPIs"
 	[ "$sites" -ge 20 ] || fail "only $sites sites enabled"
-	[ "$all" -le $((one + 3 * others)) ] ||
-		fail "enabling $sites sites took $all call IPIs, one event $one"
+	enable_ok=$([ "$all" -le $((one + 3 * others)) ] && echo 1 || echo 0)
+	enable_msg="enabling $sites sites took $all call IPIs, one event $one"
 
 	before=$(call_ipis)
 	echo 0 >"$EVENTS/enable" || fail "events/markers/enable refused 0"
@@ -194,8 +197,20 @@ test_system_enable_one_batch() {
 	echo "# disabling one event: $off call IPIs; all: $all"
 	[ "$(grep -c ' enabled$' "$TRACEFS/marker_sites")" = 0 ] ||
 		fail "sites left enabled"
-	[ "$all" -le $((off + 3 * others)) ] ||
-		fail "disabling $sites sites took $all call IPIs, one event $off"
+	disable_ok=$([ "$all" -le $((off + 3 * others)) ] && echo 1 || echo 0)
+	disable_msg="disabling $sites sites took $all call IPIs, one event $off"
+	[ "$enable_ok" = 1 ] && [ "$disable_ok" = 1 ]
+}
+
+test_system_enable_one_batch() {
+	local try
+	[ "$(grep -c '^processor' /proc/cpuinfo)" -gt 1 ] || { fail "needs 2 CPUs"; return; }
+	for try in 1 2 3; do
+		system_enable_ipis && return 0
+		[ "$test_failed" = 0 ] || return 1
+	done
+	[ "$enable_ok" = 1 ] || fail "$enable_msg"
+	[ "$disable_ok" = 1 ] || fail "$disable_msg"
 }
 
 test_filter_numeric() {

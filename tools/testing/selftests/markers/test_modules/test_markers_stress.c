@@ -19,6 +19,17 @@
  *		sends an NMI to the next online CPU, whose handler fires
  *		the third; write 0 to stop, wait for pending NMIs and detach
  *		the probes. Reading gives one line of counters.
+ *	burst	write N: a kthread per online CPU fires test_stress_hot N
+ *		times, nothing else; the write returns when all are done.
+ *		Reading gives "fired F": the fires of the last burst.
+ *
+ * The control case: each fire of test_stress_hot in the hot-site test is
+ * followed by a call through the static call test_stress_call, which a
+ * kthread retargets between two functions every 100 to 200 us while the
+ * test runs: the kernel's own int3-guarded patching of hot code, with no
+ * marker involved. Every call must reach one of the two functions
+ * (sc_calls = sc_a + sc_b in the hot line), and an emulator fault shows
+ * there as well as at the marker site.
  *
  * The hot-site accounting: the toggler advances hot_gen before and after
  * each change, so hot_gen % 4 is 0 (detached, and
@@ -46,6 +57,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
 #include <linux/uaccess.h>
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
@@ -70,6 +82,12 @@ static DEFINE_MUTEX(test_lock);		/* starts and stops */
 static struct dentry *test_dir;
 
 static DEFINE_PER_CPU(unsigned long, hot_calls);
+static DEFINE_PER_CPU(unsigned long, sc_calls);
+static DEFINE_PER_CPU(unsigned long, sc_a);
+static DEFINE_PER_CPU(unsigned long, sc_b);
+static unsigned long sc_updates;
+static struct task_struct *sc_task;
+static atomic_long_t burst_fired;
 static DEFINE_PER_CPU(struct test_hot_cpu, hot_cpu);
 static unsigned long hot_gen;
 static unsigned long hot_cycles, hot_done_cycles, hot_errors;
@@ -143,6 +161,19 @@ static const struct marker_probe_request irq_batch[] = {
 	  .probe = test_count_probe, .probe_private = &nmi_calls },
 };
 
+/* The two targets of the control case's static call. */
+static noinline void test_sc_a(void)
+{
+	this_cpu_inc(sc_a);
+}
+
+static noinline void test_sc_b(void)
+{
+	this_cpu_inc(sc_b);
+}
+
+DEFINE_STATIC_CALL(test_stress_call, test_sc_a);
+
 /* Fired once at load, with nothing attached: the batch's second name. */
 static noinline void test_idle_site(void)
 {
@@ -194,9 +225,29 @@ static int test_hot_fire_thread(void *data)
 
 	while (!kthread_should_stop()) {
 		test_hot_fire(s, calls, cpu);
+		static_call(test_stress_call)();
+		this_cpu_inc(sc_calls);
 		if (!(++i % 64))
 			cond_resched();
 	}
+	return 0;
+}
+
+/* The control case: retarget test_stress_call until stopped. */
+static int test_sc_retarget_thread(void *data)
+{
+	bool b = false;
+
+	while (!kthread_should_stop()) {
+		b = !b;
+		if (b)
+			static_call_update(test_stress_call, test_sc_b);
+		else
+			static_call_update(test_stress_call, test_sc_a);
+		WRITE_ONCE(sc_updates, sc_updates + 1);
+		usleep_range(100, 200);
+	}
+	static_call_update(test_stress_call, test_sc_a);
 	return 0;
 }
 
@@ -247,6 +298,9 @@ static int test_hot_toggler(void *data)
 			hot_errors++;
 		WRITE_ONCE(hot_done_cycles, i + 1);
 	}
+	if (sc_task)
+		kthread_stop(sc_task);
+	sc_task = NULL;
 	for_each_online_cpu(cpu) {
 		struct test_hot_cpu *s = per_cpu_ptr(&hot_cpu, cpu);
 
@@ -270,7 +324,11 @@ static int test_hot_start(unsigned long cycles)
 	for_each_possible_cpu(cpu) {
 		memset(per_cpu_ptr(&hot_cpu, cpu), 0, sizeof(struct test_hot_cpu));
 		per_cpu(hot_calls, cpu) = 0;
+		per_cpu(sc_calls, cpu) = 0;
+		per_cpu(sc_a, cpu) = 0;
+		per_cpu(sc_b, cpu) = 0;
 	}
+	sc_updates = 0;
 	hot_cycles = cycles;
 	hot_done_cycles = 0;
 	hot_errors = 0;
@@ -288,8 +346,14 @@ static int test_hot_start(unsigned long cycles)
 	}
 	cpus_read_unlock();
 	hot_running = true;
+	sc_task = kthread_run(test_sc_retarget_thread, NULL, "test_stress_sc");
+	if (IS_ERR(sc_task))
+		sc_task = NULL;
 	t = kthread_run(test_hot_toggler, NULL, "test_stress_toggle");
 	if (IS_ERR(t)) {
+		if (sc_task)
+			kthread_stop(sc_task);
+		sc_task = NULL;
 		for_each_online_cpu(cpu) {
 			if (per_cpu(hot_cpu, cpu).task)
 				kthread_stop(per_cpu(hot_cpu, cpu).task);
@@ -332,8 +396,8 @@ static ssize_t test_hot_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct test_hot_cpu sum = { };
-	unsigned long calls = 0;
-	char buf[320];
+	unsigned long calls = 0, scc = 0, sca = 0, scb = 0;
+	char buf[400];
 	int cpu, len;
 
 	for_each_possible_cpu(cpu) {
@@ -347,13 +411,92 @@ static ssize_t test_hot_read(struct file *file, char __user *ubuf,
 		sum.window_fires += READ_ONCE(s->window_fires);
 		sum.window_calls += READ_ONCE(s->window_calls);
 		calls += per_cpu(hot_calls, cpu);
+		scc += per_cpu(sc_calls, cpu);
+		sca += per_cpu(sc_a, cpu);
+		scb += per_cpu(sc_b, cpu);
 	}
 	len = scnprintf(buf, sizeof(buf),
-			"running %d cycles %lu/%lu errors %lu fired %lu calls %lu on_ok %lu off_ok %lu lost %lu extra %lu window_fires %lu window_calls %lu\n",
+			"running %d cycles %lu/%lu errors %lu fired %lu calls %lu on_ok %lu off_ok %lu lost %lu extra %lu window_fires %lu window_calls %lu sc_updates %lu sc_calls %lu sc_a %lu sc_b %lu\n",
 			READ_ONCE(hot_running), READ_ONCE(hot_done_cycles),
 			hot_cycles, hot_errors, sum.fired, calls, sum.on_ok,
 			sum.off_ok, sum.lost, sum.extra, sum.window_fires,
-			sum.window_calls);
+			sum.window_calls, READ_ONCE(sc_updates), scc, sca, scb);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+struct test_burst {
+	unsigned long n;
+	atomic_t left;
+	struct completion done;
+};
+
+static int test_burst_thread(void *data)
+{
+	struct test_burst *b = data;
+	int cpu = raw_smp_processor_id();
+	unsigned long i;
+
+	for (i = 0; i < b->n; i++) {
+		trace_mark(test_stress_hot, "cpu %d", cpu);
+		atomic_long_inc(&burst_fired);
+		if (!(i % 64))
+			cond_resched();
+	}
+	if (atomic_dec_and_test(&b->left))
+		complete(&b->done);
+	return 0;
+}
+
+/* Called with test_lock held: N fires on each online CPU, then return. */
+static int test_burst_run(unsigned long n)
+{
+	struct test_burst b = { .n = n };
+	struct task_struct *t;
+	int cpu;
+
+	if (hot_running)
+		return -EBUSY;
+	atomic_long_set(&burst_fired, 0);
+	init_completion(&b.done);
+	cpus_read_lock();
+	atomic_set(&b.left, num_online_cpus() + 1);
+	for_each_online_cpu(cpu) {
+		t = kthread_run_on_cpu(test_burst_thread, &b, cpu,
+				       "test_stress_burst/%u");
+		if (IS_ERR(t))
+			atomic_dec(&b.left);
+	}
+	cpus_read_unlock();
+	if (!atomic_dec_and_test(&b.left))
+		wait_for_completion(&b.done);
+	return 0;
+}
+
+static ssize_t test_burst_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	unsigned long n;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (n > 100000000)
+		return -EINVAL;
+	mutex_lock(&test_lock);
+	ret = test_burst_run(n);
+	mutex_unlock(&test_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t test_burst_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[40];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "fired %ld\n",
+			atomic_long_read(&burst_fired));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -512,6 +655,14 @@ static const struct file_operations test_irq_fops = {
 	.llseek	= default_llseek,
 };
 
+static const struct file_operations test_burst_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= test_burst_read,
+	.write	= test_burst_write,
+	.llseek	= default_llseek,
+};
+
 static int __init test_markers_stress_init(void)
 {
 	test_idle_site();
@@ -521,6 +672,7 @@ static int __init test_markers_stress_init(void)
 	test_dir = debugfs_create_dir("test_markers_stress", NULL);
 	debugfs_create_file("hot", 0600, test_dir, NULL, &test_hot_fops);
 	debugfs_create_file("irq", 0600, test_dir, NULL, &test_irq_fops);
+	debugfs_create_file("burst", 0600, test_dir, NULL, &test_burst_fops);
 	return 0;
 }
 

@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# markers_fuzz (markers_fuzz.c) with the modules whose files and knobs it
+# writes to loaded: marker_example, test_markers_probe, test_markers_trace,
+# test_markers_hold and test_markers_stress. Its TAP is this test's.
+#
+# Environment:
+#   FUZZ_WRITES  writes (default 200: seconds, for make check)
+#   FUZZ_SEED    the seed (default: from the clock); printed, so a run is
+#                replayed with FUZZ_SEED=<printed seed> and the same
+#                FUZZ_WRITES on the same kernel and modules
+
+set -u
+. "$(dirname "$0")/markers_lib.sh"
+
+require
+[ -x "$(dirname "$0")/markers_fuzz" ] || { echo "1..0 # SKIP no markers_fuzz"; exit 4; }
+for m in marker-example test_markers_probe test_markers_trace \
+		test_markers_hold test_markers_stress; do
+	insmod "$MODULE_DIR/$m.ko" || { echo "1..0 # SKIP cannot load $m"; exit 4; }
+done
+reset_tracing
+FUZZ_WRITES=${FUZZ_WRITES:-200} "$(dirname "$0")/markers_fuzz"
+rc=$?
+reset_tracing
+for m in test_markers_stress test_markers_hold test_markers_trace \
+		test_markers_probe marker_example; do
+	rmmod "$m" || { echo "# rmmod $m failed"; rc=1; }
+done
+exit $rc
