@@ -193,8 +193,12 @@ static __always_inline void marker_event_put(const struct marker_event_field *f,
 /*
  * The record of an event without strings: its size is fixed, so it is
  * reserved first and each argument goes straight from @args to its
- * field, read and stored as the field's op says. Context: any (probe
- * context).
+ * field, read and stored as the field's op says. One switch per field
+ * does both, where marker_event_put(f, entry, marker_event_arg(f, args))
+ * would switch twice: make bench measured 704 instructions per 3-field
+ * record that way against 670 this way, with the trace_event_buffer no
+ * longer zeroed in the same step (about 9 of the 34). Context: any
+ * (probe context).
  */
 static void marker_event_store_args(const struct marker_event *event,
 				    void *entry, va_list *args)
