@@ -156,9 +156,10 @@ test_enable_file_and_system() {
 		fail "no example_ptr event with slot=0"
 }
 
-# Function-call IPIs taken so far by every CPU ("CAL" in /proc/interrupts).
+# Function-call IPIs taken so far by every CPU (x86's "CAL", arm64's
+# "IPI1" in /proc/interrupts).
 call_ipis() {
-	awk '$1 == "CAL:" {
+	awk '/ Function call interrupts$/ {
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
 			s += $i
 	} END { print s + 0 }' /proc/interrupts
