@@ -165,14 +165,19 @@ call_ipis() {
 	} END { print s + 0 }' /proc/interrupts
 }
 
-# The system's enable patches every marker site in one batch (3 sync
+# The system's enable patches every marker site in one batch (x86: 3 sync
 # rounds, each one call IPI per other CPU), not one batch per event:
 # enabling all marker events costs at most one batch more than enabling
-# one, which pays for ftrace's own work (its sched tracepoints) too.
+# one, which pays for ftrace's own work (its sched tracepoints) too. An
+# arm64 batch is one IPI round, but ftrace's own IPIs there vary by a few
+# from one command to the next: allow 6 rounds, still far fewer than one
+# per event.
 test_system_enable_one_batch() {
-	local before one off all sites others
+	local before one off all sites others slack
 	others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
 	[ "$others" -gt 0 ] || { fail "needs 2 CPUs"; return; }
+	slack=$((3 * others))
+	[ "$(uname -m)" != aarch64 ] || slack=$((6 * others))
 	before=$(call_ipis)
 	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused 1"
 	one=$(($(call_ipis) - before))
@@ -186,7 +191,7 @@ test_system_enable_one_batch() {
 	sites=$(grep -c ' enabled$' "$TRACEFS/marker_sites")
 	echo "# one event: $one call IPIs; all: $sites sites, $all call IPIs"
 	[ "$sites" -ge 20 ] || fail "only $sites sites enabled"
-	[ "$all" -le $((one + 3 * others)) ] ||
+	[ "$all" -le $((one + slack)) ] ||
 		fail "enabling $sites sites took $all call IPIs, one event $one"
 
 	before=$(call_ipis)
@@ -195,7 +200,7 @@ test_system_enable_one_batch() {
 	echo "# disabling one event: $off call IPIs; all: $all"
 	[ "$(grep -c ' enabled$' "$TRACEFS/marker_sites")" = 0 ] ||
 		fail "sites left enabled"
-	[ "$all" -le $((off + 3 * others)) ] ||
+	[ "$all" -le $((off + slack)) ] ||
 		fail "disabling $sites sites took $all call IPIs, one event $off"
 }
 
