@@ -3,6 +3,8 @@
 #
 #   make run     build everything, boot QEMU, run samples/markers/marker-demo.sh
 #   make check   all tests and gates; ends with "N passed, N failed, N skipped"
+#   make check-arm64  the arm64 part of check alone: cross build, boot in
+#                qemu-system-aarch64, sparse/W=1; the same closing line
 #   make shell   boot the test guest with an interactive shell
 #   make bench   measure markers against tracepoints (QEMU -icount)
 #   make stress  hot-site patching, IRQ/softirq/NMI fires and module
@@ -32,6 +34,8 @@
 #   KUNIT_EXPECT  globs each of which must name a KUnit suite that ran
 #   KUNIT_EXPECT_GENERIC  the same for the generic path's boot
 #   FRAGMENTS     config fragments of the main kernel
+#   ARM64_FRAGMENTS  config fragments of the arm64 kernel
+#   ARM64_SELFTESTS_EXCLUDE  selftests the arm64 guest does not run
 #   LINUX_SOURCE_VERSION  the linux-source-6.12 version to pin
 #   STRESS_CYCLES, STRESS_LOADS, DURATION, STRESS_BURST, FUZZ_WRITES
 #                 make stress's counts (cycles of the hot-site probe,
@@ -54,6 +58,9 @@ QEMU_EXTRA ?=
 KUNIT_EXPECT ?= *marker*
 KUNIT_EXPECT_GENERIC ?= marker_format_parse marker_field_fetch marker_registry
 FRAGMENTS ?= $(ROOT)/configs/base.config $(ROOT)/configs/debug.config
+ARM64_FRAGMENTS ?= $(ROOT)/configs/arm64.config $(ROOT)/configs/debug.config
+ARM64_SELFTESTS_EXCLUDE ?= markers_tools.sh markers_bpf.sh markers_bpf_test \
+	markers_errors.sh markers_ftrace.sh markers_stress.sh
 LINUX_SOURCE_VERSION ?= 6.12.118-1~deb12u1
 
 H := $(ROOT)/harness
@@ -69,11 +76,11 @@ STRESS_FRAGMENTS = $(if $(KCONFIG),$(FRAGMENTS_$(KCONFIG)),$(FRAGMENTS))
 
 export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS \
-	SERIES_AUTHOR SERIES_DATE
+	SERIES_AUTHOR SERIES_DATE ARM64_FRAGMENTS ARM64_SELFTESTS_EXCLUDE
 
-.PHONY: check run shell bench deps source overlay kernel guest nomarkers \
-	nomodules generic checkpatch sparse markers-abi stress series series-check htmldocs \
-	clean distclean check-sanitizers check-preempt-none
+.PHONY: check check-arm64 run shell bench deps source overlay kernel guest \
+	nomarkers nomodules generic checkpatch sparse markers-abi stress series \
+	series-check htmldocs clean distclean check-sanitizers check-preempt-none
 
 check:
 	@$(H)/check
@@ -169,6 +176,14 @@ htmldocs: overlay
 sparse: kernel
 	@$(H)/gate-sparse
 
+# arm64: the kernel cross-built with patchable sites, booted with the
+# KUnit suites and selftests, its sparse/W=1 gate; counted as in make check.
+check-arm64: overlay
+	@$(H)/check-arm64 | awk -F'\t' \
+		'{ n[$$1]++ } $$1 != "pass" { print toupper($$1), $$2, $$3 } END { \
+		printf "%d passed, %d failed, %d skipped\n", n["pass"], n["fail"], n["skip"]; \
+		exit n["fail"] > 0 }'
+
 # markers-abi (tools/markers): the baselines gate and the tool's tests,
 # with a closing count as in make check.
 markers-abi: kernel
@@ -181,7 +196,7 @@ markers-abi: kernel
 
 clean:
 	rm -rf $(CACHE)/build $(CACHE)/build-* $(CACHE)/kconfig-* \
-		$(CACHE)/test-modules $(CACHE)/selftests $(CACHE)/initramfs* \
+		$(CACHE)/test-modules* $(CACHE)/selftests* $(CACHE)/initramfs* \
 		$(CACHE)/markers-abi $(CACHE)/guest-exit $(CACHE)/logs \
 		$(CACHE)/results.txt
 

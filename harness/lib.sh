@@ -7,10 +7,13 @@
 #   JOBS    parallel make jobs (default: number of CPUs)
 #   CCACHE  1: compile through ccache, its cache in $CACHE/ccache; 0: do
 #           not (default: 1)
+#   KERNEL_ARCH  the architecture make_kernel builds for: x86_64, or arm64
+#           cross-built with aarch64-linux-gnu- (default: x86_64)
 
 : "${CACHE:=$HOME/.cache/linux-markers}"
 : "${JOBS:=$(nproc)}"
 : "${CCACHE:=1}"
+: "${KERNEL_ARCH:=x86_64}"
 
 # The repository root: the harness lives in $ROOT/harness.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,11 +63,23 @@ run_logged() {
 	fi
 }
 
-# make_kernel BUILD_DIR ARGS...: make in the kernel tree with output to BUILD_DIR.
+# kbuild's ARCH and CROSS_COMPILE for KERNEL_ARCH, for make_kernel and
+# the builds against a kernel (external modules, selftests).
+kbuild_arch() {
+	case $KERNEL_ARCH in
+	x86_64) echo ARCH=x86_64 ;;
+	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	*) die "KERNEL_ARCH=$KERNEL_ARCH: x86_64 or arm64" ;;
+	esac
+}
+
+# make_kernel BUILD_DIR ARGS...: make in the kernel tree with output to
+# BUILD_DIR, for KERNEL_ARCH.
 make_kernel() {
 	local out=$1
 	shift
-	make -C "$SRC" O="$out" ARCH=x86_64 -j"$JOBS" "$@"
+	# shellcheck disable=SC2046
+	make -C "$SRC" O="$out" $(kbuild_arch) -j"$JOBS" "$@"
 }
 
 # suffix NAME: what names the files of build $CACHE/NAME beside the main

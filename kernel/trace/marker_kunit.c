@@ -146,10 +146,11 @@ static void *marker_kunit_typed_call(void)
 }
 
 /*
- * A built-in site in __exit text: x86 keeps .exit.text of built-in code
- * between __init_begin and __init_end and frees it with init memory. The
- * selftests check that the site is listed init-freed after boot and that
- * attaching a probe to its name does not touch the freed page.
+ * A built-in site in __exit text: x86 and arm64 keep .exit.text of
+ * built-in code between __init_begin and __init_end and free it with init
+ * memory. The selftests check that the site is listed init-freed after
+ * boot and that attaching a probe to its name does not touch the freed
+ * page.
  */
 static void __exit marker_kunit_exit(void)
 {
@@ -800,10 +801,129 @@ static struct kunit_suite marker_registry_suite = {
 	.test_cases = marker_registry_cases,
 };
 
-/* The site suite knows x86 instructions and IPI counters. */
-#if defined(CONFIG_HAVE_ARCH_MARKER_SITES) && defined(CONFIG_X86)
+/*
+ * The site suite knows each architecture's instructions and IPI counters:
+ * the helpers below are all it needs of them.
+ */
+#if defined(CONFIG_HAVE_ARCH_MARKER_SITES) && \
+	(defined(CONFIG_X86) || defined(CONFIG_ARM64))
+
+#ifdef CONFIG_X86
 #include <linux/hardirq.h>
 #include <asm/text-patching.h>
+
+/* A disabled site: the 5-byte NOP. */
+#define marker_kunit_nop	x86_nops[MARKER_SITE_SIZE]
+
+/* An instruction markers never write: DS-prefixed 4-byte NOP. */
+static const u8 marker_kunit_foreign[MARKER_SITE_SIZE] = {
+	0x3e, 0x0f, 0x1f, 0x40, 0x00
+};
+
+/* Where the instruction at @code jumps if it is JMP rel32, else 0. */
+static unsigned long marker_kunit_jmp_target(unsigned long code)
+{
+	const u8 *insn = (const u8 *)code;
+	s32 rel;
+
+	if (insn[0] != 0xe9)
+		return 0;
+	memcpy(&rel, insn + 1, sizeof(rel));
+	return code + MARKER_SITE_SIZE + rel;
+}
+
+static void marker_kunit_poke(unsigned long code, const void *bytes)
+{
+	mutex_lock(&text_mutex);
+	text_poke_bp((void *)code, bytes, MARKER_SITE_SIZE, marker_kunit_nop);
+	mutex_unlock(&text_mutex);
+}
+
+/* Function-call IPIs all CPUs received (CAL in /proc/interrupts). */
+static unsigned long marker_kunit_call_ipis(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += per_cpu(irq_stat, cpu).irq_call_count;
+	return sum;
+}
+
+/* text_poke_finish() patches its queue with three sync rounds. */
+#define MARKER_KUNIT_BATCH_IPIS_MAX(others)	(2 * 3 * (others))
+#endif /* CONFIG_X86 */
+
+#ifdef CONFIG_ARM64
+#include <linux/cpu.h>
+#include <linux/interrupt.h>
+#include <linux/irqdesc.h>
+#include <linux/kernel_stat.h>
+#include <linux/unaligned.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+
+/*
+ * A64 instructions, little-endian in memory: NOP, and YIELD, a hint that
+ * markers never write.
+ */
+static const u8 marker_kunit_nop[MARKER_SITE_SIZE] = {
+	0x1f, 0x20, 0x03, 0xd5
+};
+
+static const u8 marker_kunit_foreign[MARKER_SITE_SIZE] = {
+	0x3f, 0x20, 0x03, 0xd5
+};
+
+/* Where the instruction at @code branches if it is B, else 0. */
+static unsigned long marker_kunit_jmp_target(unsigned long code)
+{
+	u32 insn = get_unaligned_le32((const void *)code);
+
+	if (!aarch64_insn_is_b(insn))
+		return 0;
+	return code + aarch64_get_branch_offset(insn);
+}
+
+/* As a kprobe is armed: with every other CPU stopped. */
+static void marker_kunit_poke(unsigned long code, const void *bytes)
+{
+	void *addr = (void *)code;
+	u32 insn = get_unaligned_le32(bytes);
+
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	WARN_ON(aarch64_insn_patch_text(&addr, &insn, 1));
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+}
+
+/*
+ * Function-call IPIs all CPUs received (IPI1 in /proc/interrupts): arm64
+ * requests its IPIs as consecutive per-CPU interrupts named "IPI", the
+ * function call one second (IPI_CALL_FUNC in arch/arm64/kernel/smp.c).
+ */
+static unsigned long marker_kunit_call_ipis(void)
+{
+	struct irq_desc *desc;
+	unsigned long sum = 0;
+	unsigned int irq;
+	int cpu;
+
+	for_each_irq_desc(irq, desc)
+		if (desc->action && desc->action->name &&
+		    !strcmp(desc->action->name, "IPI"))
+			break;
+	if (irq >= nr_irqs)
+		return 0;
+	for_each_online_cpu(cpu)
+		sum += kstat_irqs_cpu(irq + 1, cpu);
+	return sum;
+}
+
+/* One kick_all_cpus_sync() per batch; room for a stray IPI or two. */
+#define MARKER_KUNIT_BATCH_IPIS_MAX(others)	(4 * (others))
+#endif /* CONFIG_ARM64 */
 
 struct marker_kunit_site {
 	const char *name;
@@ -862,21 +982,15 @@ static void marker_kunit_get_site(struct kunit *test,
 
 static void marker_kunit_expect_nop(struct kunit *test, unsigned long code)
 {
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, x86_nops[5], 5,
-			       "a disabled site holds the 5-byte NOP");
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_nop,
+			       MARKER_SITE_SIZE, "a disabled site holds the NOP");
 }
 
 static void marker_kunit_expect_jmp(struct kunit *test, unsigned long code,
 				    unsigned long target)
 {
-	const u8 *insn = (const u8 *)code;
-	s32 rel;
-
-	KUNIT_EXPECT_EQ_MSG(test, insn[0], 0xe9,
-			    "an enabled site starts with JMP rel32");
-	memcpy(&rel, insn + 1, sizeof(rel));
-	KUNIT_EXPECT_EQ_MSG(test, code + 5 + rel, target,
-			    "the jump lands on the site's probe call");
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_jmp_target(code), target,
+			    "an enabled site holds a jump to its probe call");
 }
 
 static void marker_site_bytes(struct kunit *test)
@@ -959,10 +1073,12 @@ static void marker_site_kprobe_refused(struct kunit *test)
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code,
 						     (void *)site.code));
-	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code + 4,
-						     (void *)site.code + 4));
-	KUNIT_EXPECT_FALSE(test, marker_text_reserved((void *)site.code + 5,
-						      (void *)site.code + 5));
+	KUNIT_EXPECT_TRUE(test,
+			  marker_text_reserved((void *)site.code + MARKER_SITE_SIZE - 1,
+					       (void *)site.code + MARKER_SITE_SIZE - 1));
+	KUNIT_EXPECT_FALSE(test,
+			   marker_text_reserved((void *)site.code + MARKER_SITE_SIZE,
+						(void *)site.code + MARKER_SITE_SIZE));
 
 	kp.addr = (kprobe_opcode_t *)site.code;
 	ret = register_kprobe(&kp);
@@ -973,16 +1089,6 @@ static void marker_site_kprobe_refused(struct kunit *test)
 #else
 	kunit_skip(test, "needs CONFIG_KPROBES");
 #endif
-}
-
-/* An instruction markers never write: DS-prefixed 4-byte NOP. */
-static const u8 marker_kunit_foreign[5] = { 0x3e, 0x0f, 0x1f, 0x40, 0x00 };
-
-static void marker_kunit_poke(unsigned long code, const void *bytes)
-{
-	mutex_lock(&text_mutex);
-	text_poke_bp((void *)code, bytes, 5, x86_nops[5]);
-	mutex_unlock(&text_mutex);
 }
 
 static void marker_site_busy(struct kunit *test)
@@ -1000,14 +1106,14 @@ static void marker_site_busy(struct kunit *test)
 						  marker_kunit_probe, &seen),
 			    "a marker whose only site is changed by someone else is -EBUSY");
 	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
-			       5, "the foreign bytes are left alone");
+			       MARKER_SITE_SIZE, "the foreign bytes are left alone");
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_FALSE_MSG(test, site.enabled, "the marker stays off");
 	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
 	marker_kunit_fire(1, 2, "busy");
 	KUNIT_EXPECT_EQ(test, seen.calls, 0);
 
-	marker_kunit_poke(site.code, x86_nops[5]);
+	marker_kunit_poke(site.code, marker_kunit_nop);
 	KUNIT_ASSERT_EQ_MSG(test, 0,
 			    marker_probe_register("marker_kunit_values",
 						  MARKER_KUNIT_FMT,
@@ -1055,7 +1161,7 @@ static void marker_site_busy_one_of_two(struct kunit *test)
 	marker_iterate_sites(marker_kunit_find_two, &two);
 	KUNIT_EXPECT_TRUE_MSG(test, two.site[0].busy, "the busy site is listed");
 	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)two.site[0].code,
-			       marker_kunit_foreign, 5,
+			       marker_kunit_foreign, MARKER_SITE_SIZE,
 			       "its foreign bytes are left alone");
 	KUNIT_EXPECT_FALSE(test, two.site[1].busy);
 	marker_kunit_expect_jmp(test, two.site[1].code, two.site[1].target);
@@ -1064,7 +1170,7 @@ static void marker_site_busy_one_of_two(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
 			    "the other site fires, the busy one does not");
 
-	marker_kunit_poke(two.site[0].code, x86_nops[5]);
+	marker_kunit_poke(two.site[0].code, marker_kunit_nop);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("marker_kunit_two",
 						marker_kunit_count, &seen));
@@ -1205,20 +1311,9 @@ static noinline void marker_kunit_fire_batch(int i)
 }
 
 /*
- * text_poke_finish() patches its queue with three sync rounds; each round
- * is one function-call IPI to every other online CPU. Count the IPIs all
- * CPUs received around an update.
+ * Each sync round of a batch is one function-call IPI to every other
+ * online CPU: count the IPIs all CPUs received around an update.
  */
-static unsigned long marker_kunit_call_ipis(void)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		sum += per_cpu(irq_stat, cpu).irq_call_count;
-	return sum;
-}
-
 static void marker_kunit_expect_one_batch(struct kunit *test,
 					  unsigned long ipis, const char *what)
 {
@@ -1228,7 +1323,7 @@ static void marker_kunit_expect_one_batch(struct kunit *test,
 		   what, ipis, others);
 	KUNIT_EXPECT_GE_MSG(test, ipis, others,
 			    "%s: at least one sync round", what);
-	KUNIT_EXPECT_LT_MSG(test, ipis, 2 * 3 * others,
+	KUNIT_EXPECT_LT_MSG(test, ipis, MARKER_KUNIT_BATCH_IPIS_MAX(others),
 			    "%s: 64 sites cost one batch of sync rounds, not 64",
 			    what);
 }
@@ -1243,13 +1338,12 @@ static int marker_kunit_batch_site(const struct marker_site_info *info,
 				   void *data)
 {
 	struct marker_kunit_batch *b = data;
-	const u8 *insn = (const u8 *)info->code;
 
 	if (strncmp(info->marker->name, "marker_kunit_batch_", 19))
 		return 0;
 	b->sites++;
 	b->enabled += info->enabled;
-	b->jmps += insn[0] == 0xe9;
+	b->jmps += marker_kunit_jmp_target(info->code) == info->target;
 	return 0;
 }
 
@@ -1324,7 +1418,7 @@ static struct kunit_suite marker_site_suite = {
 kunit_test_suites(&marker_registry_suite, &marker_site_suite);
 #else
 kunit_test_suites(&marker_registry_suite);
-#endif /* CONFIG_HAVE_ARCH_MARKER_SITES && CONFIG_X86 */
+#endif /* CONFIG_HAVE_ARCH_MARKER_SITES && (CONFIG_X86 || CONFIG_ARM64) */
 
 MODULE_DESCRIPTION("KUnit tests for static markers");
 MODULE_LICENSE("GPL");

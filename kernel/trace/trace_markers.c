@@ -880,7 +880,7 @@ static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data)
 {
 	struct marker_event *event = call->data;
-	int ret;
+	int __maybe_unused ret;		/* only with CONFIG_PERF_EVENTS */
 
 	switch (type) {
 	case TRACE_REG_REGISTER:

@@ -59,9 +59,6 @@
 
 #define DEFAULT_MODULE_DIR	"/markers/modules"
 
-/* A disabled x86 site: the 5-byte NOP. An enabled one is e9 + rel32. */
-#define NOP5			"0f1f440000"
-
 /* Each test runs in its own process; module loads and RCU waits are slow under emulation. */
 #define TEST_TIMEOUT		120
 
@@ -334,33 +331,65 @@ static void read_one_site(struct __test_metadata *_metadata,
 		       module, name);
 }
 
-/* Where the site's bytes jump if they are JMP rel32, else 0. */
+/* The machines whose sites are patched; elsewhere sites are generic. */
+static bool machine_is(const char *a, const char *b)
+{
+	struct utsname uts;
+
+	return !uname(&uts) && (!strcmp(uts.machine, a) ||
+				(b && !strcmp(uts.machine, b)));
+}
+
+/*
+ * A disabled site's bytes (hex, in memory order): x86's 5-byte NOP, or
+ * arm64's NOP. Empty where sites are the generic fallback, never patched.
+ */
+static const char *site_nop(void)
+{
+	if (machine_is("x86_64", "i686"))
+		return "0f1f440000";
+	if (machine_is("aarch64", NULL))
+		return "1f2003d5";
+	return "";
+}
+
+/*
+ * Where the site's bytes jump, else 0: x86's JMP rel32 (e9, then the
+ * displacement from the next instruction), arm64's B (0b000101, then a
+ * signed 26-bit offset in words from the site), both little-endian.
+ */
 static unsigned long jmp_target(const struct site *site)
 {
 	unsigned int b[5];
 	long rel;
+	int n;
 
-	if (strlen(site->bytes) != 10 ||
-	    sscanf(site->bytes, "%2x%2x%2x%2x%2x",
-		   &b[0], &b[1], &b[2], &b[3], &b[4]) != 5 || b[0] != 0xe9)
+	n = sscanf(site->bytes, "%2x%2x%2x%2x%2x",
+		   &b[0], &b[1], &b[2], &b[3], &b[4]);
+	if (n != (int)strlen(site->bytes) / 2)
 		return 0;
-	/* Little-endian, signed. */
-	rel = b[1] | b[2] << 8 | b[3] << 16 | (long)b[4] << 24;
-	if (rel >= 0x80000000L)
-		rel -= 0x100000000L;
-	return site->code + 5 + rel;
+	if (n == 5 && b[0] == 0xe9) {
+		rel = b[1] | b[2] << 8 | b[3] << 16 | (long)b[4] << 24;
+		if (rel >= 0x80000000L)
+			rel -= 0x100000000L;
+		return site->code + 5 + rel;
+	}
+	if (n == 4 && (b[3] & 0xfc) == 0x14) {
+		rel = b[0] | b[1] << 8 | b[2] << 16 | (long)(b[3] & 0x03) << 24;
+		if (rel >= 0x02000000L)
+			rel -= 0x04000000L;
+		return site->code + 4 * rel;
+	}
+	return 0;
 }
 
-/* x86 sites are NOP5 or JMP rel32; elsewhere the generic fallback has none. */
+/* Patchable sites list their bytes; the generic fallback has none. */
 static bool have_site_bytes(void)
 {
-	struct utsname uts;
-
-	return !uname(&uts) && (!strcmp(uts.machine, "x86_64") ||
-				!strcmp(uts.machine, "i686"));
+	return site_nop()[0] != '\0';
 }
 
-/* @site is enabled (JMP rel32 to its target) or disabled (NOP5). */
+/* @site is enabled (a jump to its target) or disabled (the NOP). */
 static void check_site(struct __test_metadata *_metadata,
 		       const struct site *site, bool enabled)
 {
@@ -379,8 +408,8 @@ static void check_site(struct __test_metadata *_metadata,
 			       site->name, site->code, site->target,
 			       site->bytes);
 	} else {
-		EXPECT_STREQ(NOP5, site->bytes)
-			TH_LOG("disabled site of %s at 0x%lx should hold NOP5",
+		EXPECT_STREQ(site_nop(), site->bytes)
+			TH_LOG("disabled site of %s at 0x%lx should hold the NOP",
 			       site->name, site->code);
 	}
 }
@@ -673,7 +702,7 @@ FIXTURE_TEARDOWN(markers)
 	unload_all();
 }
 
-/* Sites go NOP5 -> JMP rel32 -> NOP5 as probes come and go. */
+/* Sites go NOP -> jump -> NOP as probes come and go. */
 TEST_F_TIMEOUT(markers, sites_follow_probes, TEST_TIMEOUT)
 {
 	load(_metadata, MARKER_EXAMPLE);
@@ -863,8 +892,8 @@ TEST_F_TIMEOUT(markers, conflicting_format_left_disabled, TEST_TIMEOUT)
 	EXPECT_STREQ("conflict", site.state)
 		TH_LOG("the site with the other format should be in conflict");
 	if (have_site_bytes())
-		EXPECT_STREQ(NOP5, site.bytes)
-			TH_LOG("a conflicting site should stay NOP5 while example_int has probes");
+		EXPECT_STREQ(site_nop(), site.bytes)
+			TH_LOG("a conflicting site should stay a NOP while example_int has probes");
 	check_count(_metadata, "example_int", 0);
 	EXPECT_EQ(0, read_number(TEST_HITS))
 		TH_LOG("no probe of example_int should see the conflicting site fire");
@@ -1007,9 +1036,9 @@ TEST_F_TIMEOUT(markers, marker_module_reload_with_probes, TEST_TIMEOUT)
 }
 
 /*
- * A site in built-in __exit text is freed with init memory on x86: it is
- * listed init-freed and attaching to its marker leaves the freed page
- * alone (marker_kunit_exit is in kernel/trace/marker_kunit.c).
+ * A site in built-in __exit text is freed with init memory on x86 and
+ * arm64: it is listed init-freed and attaching to its marker leaves the
+ * freed page alone (marker_kunit_exit is in kernel/trace/marker_kunit.c).
  */
 TEST_F_TIMEOUT(markers, builtin_exit_site_is_init_freed, TEST_TIMEOUT)
 {

@@ -156,25 +156,31 @@ test_enable_file_and_system() {
 		fail "no example_ptr event with slot=0"
 }
 
-# Function-call IPIs taken so far by every CPU ("CAL" in /proc/interrupts).
+# Function-call IPIs taken so far by every CPU (x86's "CAL", arm64's
+# "IPI1" in /proc/interrupts).
 call_ipis() {
-	awk '$1 == "CAL:" {
+	awk '/ Function call interrupts$/ {
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
 			s += $i
 	} END { print s + 0 }' /proc/interrupts
 }
 
-# The system's enable patches every marker site in one batch (3 sync
+# The system's enable patches every marker site in one batch (x86: 3 sync
 # rounds, each one call IPI per other CPU), not one batch per event:
 # enabling all marker events costs at most one batch more than enabling
 # one, which pays for ftrace's own work (its sched tracepoints) too.
 # Other call IPIs land in the same windows on some kernels (on the
 # sanitizer kernel, enabling one event measured 31 of them), so the counts
 # are taken up to 3 times and one clean measure passes; one batch per
-# event (3 call IPIs per event and other CPU) fails every time.
+# event (3 call IPIs per event and other CPU) fails every time. An arm64
+# batch is one IPI round, but ftrace's own IPIs there vary by a few from
+# one command to the next: allow 6 rounds, still far fewer than one per
+# event.
 system_enable_ipis() {
-	local before one off all sites others
+	local before one off all sites others slack
 	others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
+	slack=$((3 * others))
+	[ "$(uname -m)" != aarch64 ] || slack=$((6 * others))
 	before=$(call_ipis)
 	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused 1"
 	one=$(($(call_ipis) - before))
@@ -188,7 +194,7 @@ system_enable_ipis() {
 	sites=$(grep -c ' enabled$' "$TRACEFS/marker_sites")
 	echo "# one event: $one call IPIs; all: $sites sites, $all call IPIs"
 	[ "$sites" -ge 20 ] || fail "only $sites sites enabled"
-	enable_ok=$([ "$all" -le $((one + 3 * others)) ] && echo 1 || echo 0)
+	enable_ok=$([ "$all" -le $((one + slack)) ] && echo 1 || echo 0)
 	enable_msg="enabling $sites sites took $all call IPIs, one event $one"
 
 	before=$(call_ipis)
@@ -197,7 +203,7 @@ system_enable_ipis() {
 	echo "# disabling one event: $off call IPIs; all: $all"
 	[ "$(grep -c ' enabled$' "$TRACEFS/marker_sites")" = 0 ] ||
 		fail "sites left enabled"
-	disable_ok=$([ "$all" -le $((off + 3 * others)) ] && echo 1 || echo 0)
+	disable_ok=$([ "$all" -le $((off + slack)) ] && echo 1 || echo 0)
 	disable_msg="disabling $sites sites took $all call IPIs, one event $off"
 	[ "$enable_ok" = 1 ] && [ "$disable_ok" = 1 ]
 }

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_ARM64_MARKER_H
+#define _ASM_ARM64_MARKER_H
+
+#ifndef __ASSEMBLY__
+
+#include <linux/types.h>
+#include <asm/insn.h>
+
+/* Every site is one A64 instruction: NOP, or B to its probe call. */
+#define MARKER_SITE_SIZE	AARCH64_INSN_SIZE
+
+struct marker;
+
+/*
+ * The site: a NOP and a __marker_sites entry giving its address, the
+ * out-of-line block that calls the probes, and the marker, all relative
+ * (the marker is the site's own static struct, so 32 bits reach it from a
+ * module too). Enabling writes B to the block over the NOP
+ * (arch/arm64/kernel/marker.c), as a static branch is patched.
+ */
+static __always_inline bool arch_marker_site_enabled(struct marker *marker)
+{
+	asm goto("1:	nop\n\t"
+		 ".pushsection __marker_sites, \"aw\"\n\t"
+		 ".balign 4\n\t"
+		 ".long 1b - .\n\t"
+		 ".long %l[l_yes] - .\n\t"
+		 ".long %c0 - .\n\t"
+		 ".popsection\n\t"
+		 : : "i" (marker) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+#endif /* __ASSEMBLY__ */
+
+#endif /* _ASM_ARM64_MARKER_H */
