@@ -36,6 +36,7 @@
 #   FRAGMENTS     config fragments of the main kernel
 #   ARM64_FRAGMENTS  config fragments of the arm64 kernel
 #   ARM64_SELFTESTS_EXCLUDE  selftests the arm64 guest does not run
+#   SKIP_EXPECT   results make check lets skip ("|" between names)
 #   LINUX_SOURCE_VERSION  the linux-source-6.12 version to pin
 #   STRESS_CYCLES, STRESS_LOADS, DURATION, STRESS_BURST, FUZZ_WRITES
 #                 make stress's counts (cycles of the hot-site probe,
@@ -76,7 +77,7 @@ STRESS_FRAGMENTS = $(if $(KCONFIG),$(FRAGMENTS_$(KCONFIG)),$(FRAGMENTS))
 
 export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS \
-	SERIES_AUTHOR SERIES_DATE ARM64_FRAGMENTS ARM64_SELFTESTS_EXCLUDE
+	SERIES_AUTHOR SERIES_DATE ARM64_FRAGMENTS ARM64_SELFTESTS_EXCLUDE SKIP_EXPECT
 
 .PHONY: check check-arm64 run shell bench deps source overlay kernel guest \
 	nomarkers nomodules generic checkpatch sparse markers-abi stress series \
