@@ -212,6 +212,11 @@ struct marker_name_info {
 typedef int (*marker_name_func_t)(const struct marker_name_info *info, void *data);
 int marker_iterate_names(marker_name_func_t fn, void *data);
 const char *marker_site_state(const struct marker_site_info *info);
+
+/* Room for the bytes of any architecture's site. */
+#define MARKER_SITE_BYTES_MAX	8
+size_t marker_site_bytes(const struct marker_site_info *info, u8 *buf);
+unsigned long marker_recursion_drops_read(void);
 bool marker_text_reserved(void *start, void *end);
 
 #ifdef CONFIG_MARKERS_TRACE

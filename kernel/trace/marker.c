@@ -44,7 +44,6 @@
 #include <linux/bitmap.h>
 #include <linux/context_tracking.h>
 #include <linux/cpu.h>
-#include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/kallsyms.h>
 #include <linux/list.h>
@@ -2150,59 +2149,53 @@ const char *marker_site_state(const struct marker_site_info *info)
 	return info->enabled ? "enabled" : "disabled";
 }
 
-/* ---- debugfs: markers/sites and markers/stats ---- */
-
-#ifdef CONFIG_DEBUG_FS
-
-static int marker_site_show(const struct marker_site_info *info, void *data)
+/**
+ * marker_site_bytes - read the instruction bytes at a site
+ * @info: the site, as marker_iterate_sites() reports it
+ * @buf: where to put them, %MARKER_SITE_BYTES_MAX bytes
+ *
+ * The bytes in memory order: on x86 a 5-byte NOP or a JMP, on arm64 a NOP
+ * or B. Nothing for a site whose init text is gone, or without patchable
+ * sites.
+ *
+ * Context: called from a marker_iterate_sites() callback (the marker
+ * mutex held, so the site is neither patched nor freed meanwhile).
+ *
+ * Return: the number of bytes read, 0 if there are none to read.
+ */
+size_t marker_site_bytes(const struct marker_site_info *info, u8 *buf)
 {
-	struct seq_file *seq = data;
-	u8 bytes[8] = { };
-	size_t len = 0;
-
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
-	len = MARKER_SITE_SIZE;
-	if (info->init_freed ||
-	    copy_from_kernel_nofault(bytes, (void *)info->code, len))
-		memset(bytes, 0, len);
-#endif
-	seq_printf(seq, "%s %s %s 0x%016lx 0x%016lx %*phN %pS\n",
-		   info->marker->name,
-		   info->mod ? module_name(info->mod) : "vmlinux",
-		   marker_site_state(info), info->code, info->target,
-		   (int)len, bytes, (void *)info->code);
+	BUILD_BUG_ON(MARKER_SITE_SIZE > MARKER_SITE_BYTES_MAX);
+	lockdep_assert_held(&marker_mutex);
+	if (!info->code || info->init_freed ||
+	    copy_from_kernel_nofault(buf, (void *)info->code, MARKER_SITE_SIZE))
+		return 0;
+	return MARKER_SITE_SIZE;
+#else
 	return 0;
+#endif
 }
 
-static int marker_sites_show(struct seq_file *seq, void *v)
-{
-	return marker_iterate_sites(marker_site_show, seq);
-}
-DEFINE_SHOW_ATTRIBUTE(marker_sites);
-
-static int marker_stats_show(struct seq_file *seq, void *v)
+/**
+ * marker_recursion_drops - events not delivered for re-entry, all CPUs
+ *
+ * Counts the probe calls skipped because a probe fired a marker in the
+ * context it was called from (see marker_enter()).
+ *
+ * Context: any; the sum of per-CPU counters read without a lock.
+ *
+ * Return: the number of such calls since boot.
+ */
+unsigned long marker_recursion_drops_read(void)
 {
 	unsigned long drops = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		drops += per_cpu(marker_recursion_drops, cpu);
-	seq_printf(seq, "recursion_drops %lu\n", drops);
-	return 0;
+	return drops;
 }
-DEFINE_SHOW_ATTRIBUTE(marker_stats);
-
-static int __init marker_debugfs_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("markers", NULL);
-
-	debugfs_create_file("sites", 0400, dir, NULL, &marker_sites_fops);
-	debugfs_create_file("stats", 0400, dir, NULL, &marker_stats_fops);
-	return 0;
-}
-fs_initcall(marker_debugfs_init);
-
-#endif /* CONFIG_DEBUG_FS */
 
 static int __init marker_init(void)
 {

@@ -1184,23 +1184,39 @@ static const struct file_operations marker_list_fops = {
 	.release = single_release,
 };
 
-/* "name symbol+0xoff module state"; called with the marker mutex held. */
+/*
+ * "name symbol+0xoff module state bytes code target": the bytes at the
+ * site in hex ("-" when there are none), the addresses of the site and of
+ * its out-of-line block, 0 for readers /proc/kallsyms would not show
+ * addresses to. Called with the marker mutex held.
+ */
 static int marker_site_show(const struct marker_site_info *info, void *data)
 {
-	unsigned long size, offset;
+	unsigned long size, offset, code = 0, target = 0;
+	u8 bytes[MARKER_SITE_BYTES_MAX];
 	struct seq_file *m = data;
 	char sym[KSYM_NAME_LEN];
 	char *modname;
+	size_t len;
 
+	if (kallsyms_show_value(m->file->f_cred)) {
+		code = info->code;
+		target = info->target;
+	}
 	seq_printf(m, "%s ", info->marker->name);
 	if (info->code && !info->init_freed &&
 	    kallsyms_lookup(info->code, &size, &offset, &modname, sym))
 		seq_printf(m, "%s+0x%lx", sym, offset);
 	else
-		seq_printf(m, "0x%lx", info->code);
-	seq_printf(m, " %s %s\n",
-		   info->mod ? module_name(info->mod) : "vmlinux",
+		seq_printf(m, "0x%lx", code);
+	seq_printf(m, " %s %s ", info->mod ? module_name(info->mod) : "vmlinux",
 		   marker_site_state(info));
+	len = marker_site_bytes(info, bytes);
+	if (len)
+		seq_printf(m, "%*phN", (int)len, bytes);
+	else
+		seq_putc(m, '-');
+	seq_printf(m, " 0x%lx 0x%lx\n", code, target);
 	return 0;
 }
 
@@ -1239,6 +1255,7 @@ static int marker_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "trace_filtered %lu\n",
 		   marker_stat_sum(&marker_trace_filtered));
 	seq_printf(m, "perf_lost %lu\n", marker_stat_sum(&marker_perf_lost));
+	seq_printf(m, "recursion_drops %lu\n", marker_recursion_drops_read());
 	return 0;
 }
 

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Show a marker site turn from a NOP into a jump and back: load
-# marker-example, attach probe-example, fire the markers, detach. With
-# CONFIG_MARKERS_TRACE, then enable the event markers:example_int from the
-# shell and read it from the trace file and, when installed, trace-cmd.
+# marker-example, attach probe-example, fire the markers, detach, reading
+# the site's bytes from tracefs's marker_sites. Then enable the event
+# markers:example_int from the shell and read it from the trace file and,
+# when installed, trace-cmd.
 # Then show the scheduler and futex markers: load sched-probes and
 # futex-probes, record the events of a small workload and print them and
 # the modules' counters.
@@ -20,14 +21,17 @@
 #               (default: MODULE_DIR/../selftests/sched_futex_test; the
 #               futex part is skipped without it)
 #
-# Needs root and debugfs (mounted on /sys/kernel/debug if it is not).
+# Needs root, CONFIG_MARKERS_TRACE for the listing of sites, and debugfs
+# and tracefs (mounted on /sys/kernel/debug and /sys/kernel/tracing if
+# they are not).
 # Exits non-zero if a step fails or a site does not hold what it should.
 
 set -eu
 
 dir=${1:-.}
 debugfs=/sys/kernel/debug
-sites=$debugfs/markers/sites
+tracefs=/sys/kernel/tracing
+sites=$tracefs/marker_sites
 marker=example_int
 
 fail() {
@@ -51,17 +55,15 @@ cleanup() {
 
 # Print the bytes of the site of $marker in marker_example and check they
 # are what $1 says: "nop" (NOP5) or "jmp" (JMP rel32 to the listed target).
-# A sites line: name module state code target bytes symbol.
+# A marker_sites line: name symbol+0xoff module state bytes code target.
 show_site() {
-	line=$(grep "^$marker marker_example " "$sites") ||
+	line=$(grep "^$marker [^ ]* marker_example " "$sites") ||
 		fail "no site of $marker in $sites"
-	# Split the line into words; the symbol column has [module] in it,
-	# which must not be taken for a glob.
 	set -f
 	# shellcheck disable=SC2086 # splitting is the point
 	set -- "$1" $line
 	set +f
-	want=$1 state=$4 code=$5 target=$6 bytes=$7
+	want=$1 state=$5 bytes=$6 code=$7 target=$8
 	b1=${bytes%????????}
 	rest=${bytes#??}
 	b2=${rest%??????}
@@ -96,8 +98,9 @@ show_site() {
 }
 
 [ "$(id -u)" -eq 0 ] || fail "run as root"
-[ -e "$sites" ] || mount -t debugfs none "$debugfs" 2>/dev/null || true
-[ -e "$sites" ] || fail "$sites is missing: no CONFIG_MARKERS or DEBUG_FS?"
+[ -d "$debugfs/tracing" ] || mount -t debugfs none "$debugfs" 2>/dev/null || true
+[ -e "$sites" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null || true
+[ -e "$sites" ] || fail "$sites is missing: no CONFIG_MARKERS_TRACE?"
 for m in marker-example probe-example sched-probes futex-probes; do
 	[ -f "$dir/$m.ko" ] || fail "$dir/$m.ko is missing"
 done
@@ -126,9 +129,7 @@ step "rmmod probe-example: no probe left, the NOP is back"
 rmmod probe_example || fail "rmmod probe-example"
 show_site nop
 
-tracefs=/sys/kernel/tracing
 event=$tracefs/events/markers/$marker
-[ -d "$tracefs/events" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null || true
 if [ -d "$event" ]; then
 	step "echo 1 > $event/enable; fire 3 times; grep $marker: trace"
 	echo 1 >"$event/enable" || fail "enable $marker"
@@ -157,7 +158,7 @@ rmmod marker_example || fail "rmmod marker-example"
 step "insmod sched-probes and futex-probes: the sched and futex markers jump"
 insmod "$dir/sched-probes.ko" || fail "insmod sched-probes"
 insmod "$dir/futex-probes.ko" || fail "insmod futex-probes"
-grep -E '^(sched|futex)_[a-z_]+ vmlinux ' "$sites" ||
+grep -E '^(sched|futex)_[a-z_]+ [^ ]+ vmlinux ' "$sites" ||
 	fail "no sched or futex sites in $sites"
 
 record=$debugfs/test_markers_record
@@ -203,7 +204,7 @@ step "rmmod sched-probes and futex-probes: the NOPs are back"
 rmmod test_markers_record 2>/dev/null || true
 rmmod futex_probes || fail "rmmod futex-probes"
 rmmod sched_probes || fail "rmmod sched-probes"
-grep -E '^(sched|futex)_[a-z_]+ vmlinux ' "$sites" | grep -v ' disabled ' &&
+grep -E '^(sched|futex)_[a-z_]+ [^ ]+ vmlinux ' "$sites" | grep -v ' disabled ' &&
 	fail "sched or futex sites still enabled"
 
 echo

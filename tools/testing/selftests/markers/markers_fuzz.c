@@ -5,10 +5,10 @@
  * FUZZ_WRITES writes (default 200) to the files user space can write to:
  * every file under events/markers/ (per event and for the system: enable,
  * filter, trigger, and the read-only ones), set_event, the listings
- * markers, marker_sites and marker_stats, debugfs markers/{sites,stats},
- * and the test modules' knobs that are loaded (test_markers_probe's
- * register and unregister, test_markers_hold's control, the fire files,
- * test_markers_stress's hot and irq). Each write is random bytes of a
+ * markers, marker_sites and marker_stats, and the test modules' knobs
+ * that are loaded (test_markers_probe's register and unregister,
+ * test_markers_hold's control, the fire files, test_markers_stress's hot
+ * and irq). Each write is random bytes of a
  * random length, a command that looks valid but is wrong, a valid
  * command, a huge write, a write split in pieces, or a write whose buffer
  * runs into an unmapped page.
@@ -30,8 +30,7 @@
  *   - undoing it (0 to enable and filter, removing each trigger by name,
  *     truncating set_event, unregister, release, 0 to hot and irq) brings
  *     back the state seen at the start; the whole state, every file of
- *     every event and the sites' bytes included, is compared every 256
- *     writes and at the end.
+ *     every event included, is compared every 256 writes and at the end.
  * The same seed gives the same writes on the same set of markers, so a
  * failure is replayed with the seed it prints.
  *
@@ -184,7 +183,7 @@ static void state_add(struct state *st, const char *file, const char *line)
 /* Counters and times, which change with the workload, are not state. */
 static bool is_counter(const char *file)
 {
-	return !strcmp(file, "marker_stats") || !strcmp(file, "dstats");
+	return !strcmp(file, "marker_stats");
 }
 
 static void state_file(struct state *st, const char *tag, const char *path)
@@ -198,7 +197,6 @@ static void state_file(struct state *st, const char *tag, const char *path)
 	}
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		/* debugfs sites: "name mod state code target bytes sym" */
 		if (!is_counter(tag))
 			state_add(st, tag, line);
 	}
@@ -225,8 +223,8 @@ static void event_files(struct state *st, const char *event)
 /*
  * The state: set_event, the listings, tracing_on, the system's enable,
  * what test_markers_hold holds, whether hot and irq run; and the files of
- * one event (@event) or none. The whole state (@all) adds debugfs
- * markers/sites (the sites' bytes) and the files of every event.
+ * one event (@event) or none. The whole state (@all) adds the files of
+ * every event. marker_sites gives each site's state and bytes.
  */
 static void state_read(struct state *st, const char *event, bool all)
 {
@@ -238,8 +236,6 @@ static void state_read(struct state *st, const char *event, bool all)
 	state_file(st, "markers", TRACEFS "/markers");
 	state_file(st, "marker_sites", TRACEFS "/marker_sites");
 	state_file(st, "marker_stats", TRACEFS "/marker_stats");
-	if (all)
-		state_file(st, "dsites", DEBUGFS "/markers/sites");
 	state_file(st, "tracing_on", TRACEFS "/tracing_on");
 	state_file(st, "sys/enable", EVENTS "/enable");
 	state_file(st, "hold", DEBUGFS "/test_markers_hold/control");
@@ -301,8 +297,7 @@ static void line_name(const char *l, char *name, size_t size)
 		s += 8;
 		e = s + strcspn(s, " \t");
 	} else if (!strncmp(l, "markers\t", 8) ||
-		   !strncmp(l, "marker_sites\t", 13) ||
-		   !strncmp(l, "dsites\t", 7)) {
+		   !strncmp(l, "marker_sites\t", 13)) {
 		s = tab + 1;
 		e = s + strcspn(s, " ");
 	} else if (!strncmp(l, "hold\t", 5)) {
@@ -505,8 +500,6 @@ static void find_targets(void)
 	add_target(TRACEFS "/markers", F_LISTING, NULL);
 	add_target(TRACEFS "/marker_sites", F_LISTING, NULL);
 	add_target(TRACEFS "/marker_stats", F_LISTING, NULL);
-	add_target(DEBUGFS "/markers/sites", F_LISTING, NULL);
-	add_target(DEBUGFS "/markers/stats", F_LISTING, NULL);
 	add_target(DEBUGFS "/test_markers_probe/register", F_PROBE_REG, NULL);
 	add_target(DEBUGFS "/test_markers_probe/unregister", F_PROBE_UNREG, NULL);
 	add_target(DEBUGFS "/test_markers_probe/hits", F_LISTING, NULL);
@@ -1025,9 +1018,12 @@ static bool effect_ok(const struct target *t, const char *data,
 		for (i = 0; i < after->nr; i++) {
 			const char *l = after->lines[i];
 
-			/* Sites in freed init text and conflicts stay as they are. */
+			/*
+			 * "name symbol module state bytes code target": sites
+			 * in freed init text and conflicts stay as they are.
+			 */
 			if (!strncmp(l, want, strlen(want)) &&
-			    !strcmp(l + strlen(l) - 9, " disabled"))
+			    strstr(l, " disabled "))
 				return false;
 		}
 		return true;

@@ -61,7 +61,7 @@ require() {
 		exit 4
 	fi
 	[ -d "$TRACEFS/events" ] || mount -t tracefs nodev "$TRACEFS" 2>/dev/null
-	[ -d "$DEBUGFS/markers" ] || mount -t debugfs nodev "$DEBUGFS" 2>/dev/null
+	[ -d "$DEBUGFS/tracing" ] || mount -t debugfs nodev "$DEBUGFS" 2>/dev/null
 	if [ ! -f "$TRACEFS/markers" ]; then
 		echo "1..0 # SKIP no $TRACEFS/markers (CONFIG_MARKERS_TRACE)"
 		exit 4
@@ -168,12 +168,12 @@ expect_new_format_event() {
 	expect_line 'print fmt: "count=%u value=%llx", REC->count, REC->value' "$fmt" &&
 	expect_marker example_int 'count %u value %llx' \
 		'stable sites=1 conflicts=0 modules=test_markers_conflict event' || return 1
-	grep -q '^example_int .* test_markers_conflict disabled$' "$TRACEFS/marker_sites" ||
+	grep -q '^example_int .* test_markers_conflict disabled ' "$TRACEFS/marker_sites" ||
 		fail "site: $(grep '^example_int ' "$TRACEFS/marker_sites")" || return 1
 	load test_markers_hold || return 1
 	echo 'hold example_int' >"$HOLD" && echo enable >"$HOLD" ||
 		fail "cannot hold and enable example_int" || return 1
-	grep -q '^example_int .* test_markers_conflict enabled$' "$TRACEFS/marker_sites" ||
+	grep -q '^example_int .* test_markers_conflict enabled ' "$TRACEFS/marker_sites" ||
 		fail "enabling the event did not enable the site"
 	: >"$TRACEFS/trace"
 	rmmod test_markers_conflict || fail "rmmod test_markers_conflict"

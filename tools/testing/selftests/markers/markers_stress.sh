@@ -111,7 +111,7 @@ recorded() {
 # when enabled. Prints "checked mismatches".
 check_sites() {
 	local name mod state code target bytes rest rel want n=0 bad=0
-	while read -r name mod state code target bytes rest; do
+	while read -r name sym mod state bytes code target rest; do
 		case $state in
 		disabled) want=0f1f440000 ;;
 		enabled)
@@ -127,12 +127,11 @@ check_sites() {
 			bad=$((bad + 1))
 			echo "# site $name ($mod, $state) at $code: $bytes, expected $want" >&2
 		fi
-	done <"$DEBUGFS/markers/sites"
+	done <"$TRACEFS/marker_sites"
 	echo "$n $bad"
 }
 
 require
-[ -d "$DEBUGFS/markers" ] || { echo "1..0 # SKIP no debugfs markers/sites"; exit 4; }
 [ -f "$MODULE_DIR/test_markers_stress.ko" ] ||
 	{ echo "1..0 # SKIP no test_markers_stress.ko"; exit 4; }
 tap_plan 8
@@ -156,7 +155,7 @@ done
 insmod "$MODULE_DIR/test_markers_stress_mod.ko"
 perf stat -a -x, -e markers:test_stress_mod -o "$TMP/perfstat" &
 perf=$!
-wait_for 60 grep -q '^test_stress_mod .* enabled$' "$TRACEFS/marker_sites" ||
+wait_for 60 grep -q '^test_stress_mod .* enabled ' "$TRACEFS/marker_sites" ||
 	echo "# perf stat did not attach to markers:test_stress_mod"
 echo "test_stress_mod phase %d" >"$PROBE/register"
 rmmod test_markers_stress_mod
@@ -216,7 +215,7 @@ echo 64 >"$INST/buffer_size_kb"
 echo 1 >"$INST/events/markers/test_stress_hot/enable"
 echo "test_stress_hot cpu %d" >"$PROBE/register"
 lost0=$(marker_stat trace_lost)
-drops0=$(sed -n 's/^recursion_drops //p' "$DEBUGFS/markers/stats")
+drops0=$(marker_stat recursion_drops)
 echo 1 >"$INST/tracing_on"
 echo "$BURST" >"$STRESS/burst"
 echo 0 >"$INST/tracing_on"
@@ -225,7 +224,7 @@ echo 0 >"$INST/events/markers/test_stress_hot/enable"
 c_fired=$(sed -n 's/^fired //p' "$STRESS/burst")
 c_calls=$(($(cat "$PROBE/hits") - mod_calls))
 c_lost=$(($(marker_stat trace_lost) - lost0))
-c_drops=$(($(sed -n 's/^recursion_drops //p' "$DEBUGFS/markers/stats") - drops0))
+c_drops=$(($(marker_stat recursion_drops) - drops0))
 c_overrun=$(($(rb_stat_sum overrun "$INST") + $(rb_stat_sum 'commit overrun' "$INST") + \
 	$(rb_stat_sum 'dropped events' "$INST")))
 c_entries=$(rb_stat_sum entries "$INST")
@@ -242,9 +241,9 @@ rec_mod=$(grep -c ' test_stress_mod: phase=2' "$TMP/modpipe" || true)
 sites_off=$(check_sites)
 echo 1 >"$EVENTS/test_stress_hot/enable"
 sites_on=$(check_sites)
-hot_site_on=$(grep -c '^test_stress_hot .* enabled ' "$DEBUGFS/markers/sites")
+hot_site_on=$(grep -c '^test_stress_hot .* enabled ' "$TRACEFS/marker_sites")
 echo 0 >"$EVENTS/test_stress_hot/enable"
-drops=$(sed -n 's/^recursion_drops //p' "$DEBUGFS/markers/stats")
+drops=$(marker_stat recursion_drops)
 
 # h NAME, q NAME: a counter of the hot-site and of the IRQ run.
 h() { field "$1" "$hot"; }
@@ -388,7 +387,7 @@ test_cleanup() {
 	rmdir "$INST" "$MINST" || fail "instances stress, stressmod not removed"
 	unload test_markers_stress
 	unload test_markers_probe
-	! grep -q '^test_stress_' "$DEBUGFS/markers/sites" ||
+	! grep -q '^test_stress_' "$TRACEFS/marker_sites" ||
 		fail "test_stress_* sites left after unloading"
 }
 run_test "stress: cleanup" test_cleanup

@@ -4,16 +4,17 @@
  *
  * Loads the marker samples (samples/markers: marker-example, probe-example)
  * and the modules of test_modules/ with finit_module(2), and checks through
- * debugfs what the marker core did with them: the bytes at each site, the
- * events and counts probe-example records, registration errors, kprobes
- * refused inside sites, sites whose format conflicts with their name's.
+ * tracefs's marker_sites and the modules' debugfs files what the marker
+ * core did with them: the bytes at each site, the events and counts
+ * probe-example records, registration errors, kprobes refused inside
+ * sites, sites whose format conflicts with their name's.
  *
  * Environment:
  *   MARKERS_MODULE_DIR  directory holding the .ko files; MARKERS_MODULES is
  *                       read when it is unset; default /markers/modules
  *
- * Needs root, debugfs (mounted here if it is not) and, for the kprobe test,
- * tracefs with kprobe events. Every test starts and ends with none of the
+ * Needs root, debugfs and tracefs (mounted here if they are not) and, for
+ * the kprobe test, kprobe events. Every test starts and ends with none of the
  * four modules loaded.
  */
 #define _GNU_SOURCE
@@ -35,6 +36,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "../kselftest_harness.h"
 #pragma GCC diagnostic pop
+#include "markers_util.h"
 /*
  * TEST_F() keeps a local across setjmp(): with -Wextra and optimisation GCC
  * warns about it in every test, not about anything in this file.
@@ -44,7 +46,6 @@
 #endif
 
 #define DEBUGFS			"/sys/kernel/debug"
-#define SITES			DEBUGFS "/markers/sites"
 #define EXAMPLE_FIRE		DEBUGFS "/marker-example/fire"
 #define PROBE_COUNTS		DEBUGFS "/probe-example/counts"
 #define PROBE_EVENTS		DEBUGFS "/probe-example/events"
@@ -55,9 +56,8 @@
 #define KPROBE_RESULT		DEBUGFS "/test_markers_kprobe/result"
 #define TRACEFS			"/sys/kernel/tracing"
 #define KPROBE_EVENTS		TRACEFS "/kprobe_events"
+#define SITES			TRACEFS "/marker_sites"
 #define EXAMPLE_INITSTATE	"/sys/module/marker_example/initstate"
-
-#define DEFAULT_MODULE_DIR	"/markers/modules"
 
 /* Each test runs in its own process; module loads and RCU waits are slow under emulation. */
 #define TEST_TIMEOUT		120
@@ -101,63 +101,6 @@ static const char * const example_names[] = { "zero", "one", "two", "three" };
 
 /* ---- Files ---- */
 
-/* All of @path as a string, or NULL with errno set; free() it. */
-static char *read_file(const char *path)
-{
-	size_t size = 4096, len = 0;
-	char *buf, *bigger;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(size);
-	while (buf) {
-		n = read(fd, buf + len, size - len - 1);
-		if (n <= 0) {
-			if (n < 0) {
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		len += n;
-		if (len + 1 == size) {
-			size *= 2;
-			bigger = realloc(buf, size);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-		}
-	}
-	if (buf)
-		buf[len] = '\0';
-	n = errno;
-	close(fd);
-	errno = n;
-	return buf;
-}
-
-/* Write @text to @path in one write(): 0, or -errno of open() or write(). */
-static int write_file(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
-
 /* Append one line to kprobe_events, which O_TRUNC would clear. */
 static int kprobe_events_write(const char *line)
 {
@@ -188,15 +131,6 @@ static long read_number(const char *path)
 
 /* ---- Modules ---- */
 
-static const char *module_dir(void)
-{
-	const char *dir = getenv("MARKERS_MODULE_DIR");
-
-	if (!dir || !*dir)
-		dir = getenv("MARKERS_MODULES");
-	return dir && *dir ? dir : DEFAULT_MODULE_DIR;
-}
-
 static void module_path(enum test_module m, char *path, size_t size)
 {
 	snprintf(path, size, "%s/%s", module_dir(), test_modules[m].file);
@@ -205,25 +139,13 @@ static void module_path(enum test_module m, char *path, size_t size)
 /* finit_module(2): 0 or -errno. */
 static int load_module(enum test_module m)
 {
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	module_path(m, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(__NR_finit_module, fd, "", 0))
-		ret = -errno;
-	close(fd);
-	return ret;
+	return load_module_file(test_modules[m].file);
 }
 
 /* delete_module(2): 0 or -errno; -ENOENT if it is not loaded. */
 static int unload_module(enum test_module m)
 {
-	if (syscall(__NR_delete_module, test_modules[m].name, O_NONBLOCK))
-		return -errno;
-	return 0;
+	return unload_module_name(test_modules[m].name);
 }
 
 /* Users before the modules they use. */
@@ -249,17 +171,17 @@ static void unload(struct __test_metadata *_metadata, enum test_module m)
 		TH_LOG("unloading %s should succeed", test_modules[m].name);
 }
 
-/* ---- debugfs markers/sites ---- */
+/* ---- tracefs marker_sites ---- */
 
-/* One line of markers/sites. */
+/* One line of marker_sites. */
 struct site {
 	char name[MARKER_NAME_MAX];
+	char symbol[128];	/* function+0xoffset */
 	char module[64];
 	char state[16];
+	char bytes[17];		/* up to 8 bytes in hex; empty without patchable sites */
 	unsigned long code;
 	unsigned long target;
-	char bytes[16];		/* 10 hex digits; empty without patchable sites */
-	char symbol[128];	/* function+offset/size */
 };
 
 static int parse_site(char *line, struct site *site)
@@ -272,21 +194,19 @@ static int parse_site(char *line, struct site *site)
 		if (!tok[n])
 			break;
 	}
-	if (n < 6)
+	/* name symbol+0xoff module state bytes code target */
+	if (n < 7)
 		return -EPROTO;
-	/* Without patchable sites the bytes column is empty. */
-	if (n == 6) {
-		tok[6] = tok[5];
-		tok[5] = "";
-	}
 	memset(site, 0, sizeof(*site));
 	snprintf(site->name, sizeof(site->name), "%s", tok[0]);
-	snprintf(site->module, sizeof(site->module), "%s", tok[1]);
-	snprintf(site->state, sizeof(site->state), "%s", tok[2]);
-	site->code = strtoul(tok[3], NULL, 16);
-	site->target = strtoul(tok[4], NULL, 16);
-	snprintf(site->bytes, sizeof(site->bytes), "%s", tok[5]);
-	snprintf(site->symbol, sizeof(site->symbol), "%s", tok[6]);
+	snprintf(site->symbol, sizeof(site->symbol), "%s", tok[1]);
+	snprintf(site->module, sizeof(site->module), "%s", tok[2]);
+	snprintf(site->state, sizeof(site->state), "%s", tok[3]);
+	/* Without patchable sites there are no bytes: "-". */
+	if (strcmp(tok[4], "-"))
+		snprintf(site->bytes, sizeof(site->bytes), "%s", tok[4]);
+	site->code = strtoul(tok[5], NULL, 16);
+	site->target = strtoul(tok[6], NULL, 16);
 	return 0;
 }
 
@@ -678,11 +598,13 @@ FIXTURE_SETUP(markers)
 	int m;
 
 	if (geteuid())
-		SKIP(return, "needs root: loads modules and reads debugfs");
-	if (access(DEBUGFS "/markers", F_OK))
+		SKIP(return, "needs root: loads modules and reads tracefs");
+	if (access(DEBUGFS "/tracing", F_OK))
 		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	if (access(SITES, F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
 	if (access(SITES, R_OK))
-		SKIP(return, SITES " is missing: no CONFIG_MARKERS or DEBUG_FS?");
+		SKIP(return, SITES " is missing: no CONFIG_MARKERS_TRACE?");
 	for (m = 0; m < NR_TEST_MODULES; m++) {
 		module_path(m, path, sizeof(path));
 		if (access(path, R_OK))
@@ -783,7 +705,7 @@ TEST_F_TIMEOUT(markers, init_site_is_init_freed, TEST_TIMEOUT)
 /* A kprobe inside a site is refused; one at its function's entry is not. */
 TEST_F_TIMEOUT(markers, kprobe_refused_inside_site, TEST_TIMEOUT)
 {
-	unsigned long offset, size, entry;
+	unsigned long offset, entry;
 	struct site site;
 	char line[128];
 	int ret;
@@ -798,9 +720,9 @@ TEST_F_TIMEOUT(markers, kprobe_refused_inside_site, TEST_TIMEOUT)
 
 	load(_metadata, MARKER_EXAMPLE);
 	read_one_site(_metadata, "marker_example", "example_int", &site);
-	ret = sscanf(site.symbol, "%*[^+]+%lx/%lx", &offset, &size);
-	ASSERT_EQ(2, ret)
-		TH_LOG("site symbol should read function+offset/size, is %s",
+	ret = sscanf(site.symbol, "%*[^+]+%lx", &offset);
+	ASSERT_EQ(1, ret)
+		TH_LOG("site symbol should read function+offset, is %s",
 		       site.symbol);
 	ASSERT_GT(offset, 0UL)
 		TH_LOG("the site should be inside its function, not at its entry");

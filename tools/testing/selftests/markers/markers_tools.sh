@@ -57,7 +57,7 @@ test_perf() {
 	expect_values $OUT/script.txt || return 1
 	[ "$(grep -c 'markers:example_int:' $OUT/script.txt)" = 3 ] ||
 		fail "expected 3 markers:example_int samples: $(cat $OUT/script.txt)"
-	grep -q '^example_int .* marker_example disabled$' "$TRACEFS/marker_sites" ||
+	grep -q '^example_int .* marker_example disabled ' "$TRACEFS/marker_sites" ||
 		fail "perf left the site enabled"
 }
 
@@ -71,7 +71,7 @@ test_perf_with_ftrace() {
 		fail "perf saw: $(cat $OUT/script.txt)"
 	[ "$(events_of example_int | wc -l)" = 3 ] ||
 		fail "ftrace saw $(events_of example_int | wc -l) events, expected 3"
-	grep -q '^example_int .* marker_example enabled$' "$TRACEFS/marker_sites" ||
+	grep -q '^example_int .* marker_example enabled ' "$TRACEFS/marker_sites" ||
 		fail "perf's exit disabled ftrace's probe"
 }
 
@@ -98,12 +98,12 @@ test_perf_conflict_heals() {
 		-- sh -c "while [ ! -e $OUT/stop ]; do sleep 0.1; done") \
 		>$OUT/perf.log 2>&1 &
 	pid=$!
-	wait_for 20 grep -q '^example_int .* marker_example enabled$' \
+	wait_for 20 grep -q '^example_int .* marker_example enabled ' \
 		"$TRACEFS/marker_sites" ||
 		fail "perf did not enable example_int: $(cat $OUT/perf.log)"
 	rmmod marker_example || fail "rmmod marker_example"
 	load test_markers_conflict
-	grep -q '^example_int .* test_markers_conflict conflict$' "$TRACEFS/marker_sites" ||
+	grep -q '^example_int .* test_markers_conflict conflict ' "$TRACEFS/marker_sites" ||
 		fail "the site does not conflict with the format perf holds"
 	expect_marker example_int '' 'stable sites=0 conflicts=1 modules=- no-event:held'
 	touch $OUT/stop

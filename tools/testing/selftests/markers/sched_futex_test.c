@@ -47,6 +47,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "../kselftest_harness.h"
 #pragma GCC diagnostic pop
+#include "markers_util.h"
 #ifndef __clang__
 #pragma GCC diagnostic ignored "-Wclobbered"
 #endif
@@ -57,7 +58,6 @@
 #define FUTEX_STATS		DEBUGFS "/futex-probes/stats"
 #define SCHED_SWITCHES		DEBUGFS "/sched-probes/switches"
 #define SCHED_LATENCY		DEBUGFS "/sched-probes/latency"
-#define DEFAULT_MODULE_DIR	"/markers/modules"
 
 #define TEST_TIMEOUT		120
 #define MAX_EVENTS		16384
@@ -86,86 +86,14 @@ static const struct {
 
 /* ---- Files and modules ---- */
 
-/* All of @path as a string, or NULL with errno set; free() it. */
-static char *read_file(const char *path)
-{
-	size_t size = 65536, len = 0;
-	char *buf, *bigger;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(size);
-	while (buf) {
-		n = read(fd, buf + len, size - len - 1);
-		if (n <= 0) {
-			if (n < 0) {
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		len += n;
-		if (len + 1 == size) {
-			size *= 2;
-			bigger = realloc(buf, size);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-		}
-	}
-	if (buf)
-		buf[len] = '\0';
-	n = errno;
-	close(fd);
-	errno = n;
-	return buf;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static const char *module_dir(void)
-{
-	const char *dir = getenv("MARKERS_MODULE_DIR");
-
-	if (!dir || !*dir)
-		dir = getenv("MARKERS_MODULES");
-	return dir && *dir ? dir : DEFAULT_MODULE_DIR;
-}
-
 static int load_module(enum test_module m)
 {
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", module_dir(), test_modules[m].file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(__NR_finit_module, fd, "", 0))
-		ret = -errno;
-	close(fd);
-	return ret;
+	return load_module_file(test_modules[m].file);
 }
 
 static void unload_module(enum test_module m)
 {
-	syscall(__NR_delete_module, test_modules[m].name, O_NONBLOCK);
+	unload_module_name(test_modules[m].name);
 }
 
 /* ---- Threads, CPUs ---- */
@@ -702,10 +630,10 @@ FIXTURE_SETUP(events)
 	nr_expected = 0;
 	if (geteuid())
 		SKIP(return, "needs root: loads modules and reads debugfs");
-	if (access(DEBUGFS "/markers", F_OK))
+	if (access(DEBUGFS "/tracing", F_OK))
 		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
-	if (access(DEBUGFS "/markers", F_OK))
-		SKIP(return, "no " DEBUGFS "/markers: no CONFIG_MARKERS or DEBUG_FS?");
+	if (access(DEBUGFS "/tracing", F_OK))
+		SKIP(return, "no " DEBUGFS "/tracing: no DEBUG_FS or TRACING?");
 	for (m = 0; m < NR_TEST_MODULES; m++) {
 		int ret = load_module(m);
 

@@ -19,13 +19,13 @@
  * Unloading the module releases what it holds.
  */
 
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
 #include <linux/uaccess.h>
+#include "test_markers.h"
 
 #define TEST_CMD_MAX	128
 
@@ -117,17 +117,11 @@ static ssize_t test_control_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static const struct file_operations test_control_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= test_control_read,
-	.write	= test_control_write,
-	.llseek	= default_llseek,
-};
+DEFINE_TEST_KNOB(test_control, test_control_read, test_control_write);
 
 static int __init test_markers_hold_init(void)
 {
-	test_dir = debugfs_create_dir("test_markers_hold", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("control", 0600, test_dir, NULL,
 			    &test_control_fops);
 	return 0;

@@ -18,7 +18,6 @@
  *		unregistered at once)
  */
 
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
@@ -28,6 +27,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "test_markers.h"
 
 static DEFINE_MUTEX(test_lock);
 static char test_target[MODULE_NAME_LEN];
@@ -104,10 +104,7 @@ static ssize_t test_target_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations test_target_fops = {
-	.owner = THIS_MODULE,
-	.write = test_target_write,
-};
+DEFINE_TEST_KNOB(test_target, NULL, test_target_write);
 
 static int test_result_show(struct seq_file *m, void *v)
 {
@@ -122,7 +119,7 @@ static int __init test_markers_kprobe_init(void)
 {
 	int ret;
 
-	test_dir = debugfs_create_dir("test_markers_kprobe", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("target", 0200, test_dir, NULL, &test_target_fops);
 	debugfs_create_file("result", 0400, test_dir, NULL, &test_result_fops);
 	ret = register_module_notifier(&test_module_nb);

@@ -9,11 +9,11 @@
  * marker nor its event.
  */
 
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/marker.h>
 #include <linux/module.h>
+#include "test_markers.h"
 
 static struct dentry *test_dir;
 
@@ -32,16 +32,11 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations test_fire_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= test_fire_write,
-	.llseek	= noop_llseek,
-};
+DEFINE_TEST_KNOB(test_fire, NULL, test_fire_write);
 
 static int __init test_markers_name63_init(void)
 {
-	test_dir = debugfs_create_dir("test_markers_name63", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("fire", 0200, test_dir, NULL, &test_fire_fops);
 	return 0;
 }

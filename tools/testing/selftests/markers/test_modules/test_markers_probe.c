@@ -18,12 +18,12 @@
  */
 
 #include <linux/atomic.h>
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "test_markers.h"
 
 /* Longer than any name or format a test writes. */
 #define TEST_REQUEST_MAX	256
@@ -101,30 +101,13 @@ static ssize_t test_hits_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static const struct file_operations test_register_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= test_register_write,
-	.llseek	= noop_llseek,
-};
-
-static const struct file_operations test_unregister_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= test_unregister_write,
-	.llseek	= noop_llseek,
-};
-
-static const struct file_operations test_hits_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= test_hits_read,
-	.llseek	= default_llseek,
-};
+DEFINE_TEST_KNOB(test_register, NULL, test_register_write);
+DEFINE_TEST_KNOB(test_unregister, NULL, test_unregister_write);
+DEFINE_TEST_KNOB(test_hits, test_hits_read, NULL);
 
 static int __init test_markers_probe_init(void)
 {
-	test_dir = debugfs_create_dir("test_markers_probe", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("register", 0200, test_dir, NULL,
 			    &test_register_fops);
 	debugfs_create_file("unregister", 0200, test_dir, NULL,

@@ -27,7 +27,6 @@
  */
 
 #include <linux/atomic.h>
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/marker.h>
@@ -40,6 +39,7 @@
 #include <linux/vmalloc.h>
 #include <trace/markers/futex.h>
 #include <trace/markers/sched.h>
+#include "test_markers.h"
 
 #define RECORD_EVENTS		16384
 #define RECORD_STRINGS		2	/* string fields of one event, at most */
@@ -290,13 +290,7 @@ static ssize_t record_tgid_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static const struct file_operations record_tgid_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= record_tgid_read,
-	.write	= record_tgid_write,
-	.llseek	= default_llseek,
-};
+DEFINE_TEST_KNOB(record_tgid, record_tgid_read, record_tgid_write);
 
 static int __init test_markers_record_init(void)
 {
@@ -333,7 +327,7 @@ static int __init test_markers_record_init(void)
 		return ret;
 	}
 
-	record_dir = debugfs_create_dir("test_markers_record", NULL);
+	record_dir = test_knob_dir();
 	debugfs_create_file("tgid", 0600, record_dir, NULL, &record_tgid_fops);
 	debugfs_create_file("events", 0400, record_dir, NULL,
 			    &record_log_fops);

@@ -45,7 +45,6 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
-#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
@@ -62,6 +61,7 @@
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
 #include <asm/nmi.h>
+#include "test_markers.h"
 
 #define TEST_NMI_NAME		"test_markers_stress"
 #define TEST_IRQ_PERIOD_NS	(500 * NSEC_PER_USEC)
@@ -639,29 +639,9 @@ static ssize_t test_irq_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static const struct file_operations test_hot_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= test_hot_read,
-	.write	= test_hot_write,
-	.llseek	= default_llseek,
-};
-
-static const struct file_operations test_irq_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= test_irq_read,
-	.write	= test_irq_write,
-	.llseek	= default_llseek,
-};
-
-static const struct file_operations test_burst_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= test_burst_read,
-	.write	= test_burst_write,
-	.llseek	= default_llseek,
-};
+DEFINE_TEST_KNOB(test_hot, test_hot_read, test_hot_write);
+DEFINE_TEST_KNOB(test_irq, test_irq_read, test_irq_write);
+DEFINE_TEST_KNOB(test_burst, test_burst_read, test_burst_write);
 
 static int __init test_markers_stress_init(void)
 {
@@ -669,7 +649,7 @@ static int __init test_markers_stress_init(void)
 	hrtimer_init(&irq_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
 	irq_timer.function = test_irq_timer;
 	tasklet_setup(&irq_tasklet, test_irq_tasklet);
-	test_dir = debugfs_create_dir("test_markers_stress", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("hot", 0600, test_dir, NULL, &test_hot_fops);
 	debugfs_create_file("irq", 0600, test_dir, NULL, &test_irq_fops);
 	debugfs_create_file("burst", 0600, test_dir, NULL, &test_burst_fops);

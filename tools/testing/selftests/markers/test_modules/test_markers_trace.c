@@ -18,11 +18,11 @@
  *		of each size, recorded straight into its reserved entry
  */
 
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/string.h>
+#include "test_markers.h"
 
 #define TEST_LONG_LEN	300
 
@@ -42,17 +42,12 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations test_fire_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= test_fire_write,
-	.llseek	= noop_llseek,
-};
+DEFINE_TEST_KNOB(test_fire, NULL, test_fire_write);
 
 static int __init test_markers_trace_init(void)
 {
 	memset(test_long, 'x', TEST_LONG_LEN);
-	test_dir = debugfs_create_dir("test_markers_trace", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("fire", 0200, test_dir, NULL, &test_fire_fops);
 	return 0;
 }

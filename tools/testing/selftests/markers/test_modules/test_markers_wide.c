@@ -11,11 +11,11 @@
  * (a 4 KiB sub-buffer), so the event must cut the strings to fit.
  */
 
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/string.h>
+#include "test_markers.h"
 
 #define TEST_WIDE_LEN	300
 
@@ -34,17 +34,12 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations test_fire_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= test_fire_write,
-	.llseek	= noop_llseek,
-};
+DEFINE_TEST_KNOB(test_fire, NULL, test_fire_write);
 
 static int __init test_markers_wide_init(void)
 {
 	memset(test_wide, 'w', TEST_WIDE_LEN);
-	test_dir = debugfs_create_dir("test_markers_wide", NULL);
+	test_dir = test_knob_dir();
 	debugfs_create_file("fire", 0200, test_dir, NULL, &test_fire_fops);
 	return 0;
 }
