@@ -215,7 +215,7 @@ const char *marker_site_state(const struct marker_site_info *info);
 
 /* Room for the bytes of any architecture's site. */
 #define MARKER_SITE_BYTES_MAX	8
-size_t marker_site_bytes(const struct marker_site_info *info, u8 *buf);
+size_t marker_site_read_bytes(const struct marker_site_info *info, u8 *buf);
 unsigned long marker_recursion_drops_read(void);
 bool marker_text_reserved(void *start, void *end);
 

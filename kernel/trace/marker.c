@@ -2150,7 +2150,7 @@ const char *marker_site_state(const struct marker_site_info *info)
 }
 
 /**
- * marker_site_bytes - read the instruction bytes at a site
+ * marker_site_read_bytes - read the instruction bytes at a site
  * @info: the site, as marker_iterate_sites() reports it
  * @buf: where to put them, %MARKER_SITE_BYTES_MAX bytes
  *
@@ -2163,7 +2163,7 @@ const char *marker_site_state(const struct marker_site_info *info)
  *
  * Return: the number of bytes read, 0 if there are none to read.
  */
-size_t marker_site_bytes(const struct marker_site_info *info, u8 *buf)
+size_t marker_site_read_bytes(const struct marker_site_info *info, u8 *buf)
 {
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
 	BUILD_BUG_ON(MARKER_SITE_SIZE > MARKER_SITE_BYTES_MAX);
@@ -2178,7 +2178,7 @@ size_t marker_site_bytes(const struct marker_site_info *info, u8 *buf)
 }
 
 /**
- * marker_recursion_drops - events not delivered for re-entry, all CPUs
+ * marker_recursion_drops_read - events not delivered for re-entry, all CPUs
  *
  * Counts the probe calls skipped because a probe fired a marker in the
  * context it was called from (see marker_enter()).

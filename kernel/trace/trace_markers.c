@@ -1211,7 +1211,7 @@ static int marker_site_show(const struct marker_site_info *info, void *data)
 		seq_printf(m, "0x%lx", code);
 	seq_printf(m, " %s %s ", info->mod ? module_name(info->mod) : "vmlinux",
 		   marker_site_state(info));
-	len = marker_site_bytes(info, bytes);
+	len = marker_site_read_bytes(info, bytes);
 	if (len)
 		seq_printf(m, "%*phN", (int)len, bytes);
 	else
