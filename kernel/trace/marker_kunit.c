@@ -1351,9 +1351,10 @@ static void marker_site_batch(struct kunit *test)
 {
 	struct marker_kunit_seen seen = { };
 	struct marker_probe_request *reqs;
+	unsigned long ipis, on, off, best_on = ULONG_MAX, best_off = ULONG_MAX;
+	unsigned int others = num_online_cpus() - 1;
 	struct marker_kunit_batch *b;
-	unsigned long ipis;
-	unsigned int i;
+	unsigned int i, try;
 
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
@@ -1370,33 +1371,49 @@ static void marker_site_batch(struct kunit *test)
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "sync rounds are only seen with 2 CPUs or more");
 
-	ipis = marker_kunit_call_ipis();
-	KUNIT_EXPECT_EQ(test, 0,
-			marker_probe_register_batch(reqs, MARKER_KUNIT_BATCH));
-	marker_kunit_expect_one_batch(test, marker_kunit_call_ipis() - ipis,
-				      "enabling");
-	marker_iterate_sites(marker_kunit_batch_site, b);
-	KUNIT_EXPECT_EQ(test, b->sites, MARKER_KUNIT_BATCH);
-	KUNIT_EXPECT_EQ(test, b->enabled, MARKER_KUNIT_BATCH);
-	KUNIT_EXPECT_EQ(test, b->jmps, MARKER_KUNIT_BATCH);
-	marker_kunit_fire_batch(0);
-	KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+	/*
+	 * Other work of the boot sends call IPIs too (once, 3 of them landed
+	 * in a window here), so the whole update is measured up to 3 times
+	 * and the fewest IPIs of each direction are checked: one batch per
+	 * site (3 sync rounds per site on x86) fails every time.
+	 */
+	for (try = 0; try < 3; try++) {
+		ipis = marker_kunit_call_ipis();
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_register_batch(reqs, MARKER_KUNIT_BATCH));
+		on = marker_kunit_call_ipis() - ipis;
+		if (!try) {
+			marker_iterate_sites(marker_kunit_batch_site, b);
+			KUNIT_EXPECT_EQ(test, b->sites, MARKER_KUNIT_BATCH);
+			KUNIT_EXPECT_EQ(test, b->enabled, MARKER_KUNIT_BATCH);
+			KUNIT_EXPECT_EQ(test, b->jmps, MARKER_KUNIT_BATCH);
+			marker_kunit_fire_batch(0);
+			KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+		}
 
-	ipis = marker_kunit_call_ipis();
-	KUNIT_EXPECT_EQ(test, 0,
-			marker_probe_unregister_batch(reqs, MARKER_KUNIT_BATCH));
-	marker_kunit_expect_one_batch(test, marker_kunit_call_ipis() - ipis,
-				      "disabling");
-	marker_synchronize_unregister();
-
-	b->sites = 0;
-	b->enabled = 0;
-	b->jmps = 0;
-	marker_iterate_sites(marker_kunit_batch_site, b);
-	KUNIT_EXPECT_EQ(test, b->enabled, 0);
-	KUNIT_EXPECT_EQ(test, b->jmps, 0);
-	marker_kunit_fire_batch(0);
-	KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+		ipis = marker_kunit_call_ipis();
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_unregister_batch(reqs, MARKER_KUNIT_BATCH));
+		off = marker_kunit_call_ipis() - ipis;
+		marker_synchronize_unregister();
+		if (!try) {
+			b->sites = 0;
+			b->enabled = 0;
+			b->jmps = 0;
+			marker_iterate_sites(marker_kunit_batch_site, b);
+			KUNIT_EXPECT_EQ(test, b->enabled, 0);
+			KUNIT_EXPECT_EQ(test, b->jmps, 0);
+			marker_kunit_fire_batch(0);
+			KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+		}
+		best_on = min(best_on, on);
+		best_off = min(best_off, off);
+		if (best_on < MARKER_KUNIT_BATCH_IPIS_MAX(others) &&
+		    best_off < MARKER_KUNIT_BATCH_IPIS_MAX(others))
+			break;
+	}
+	marker_kunit_expect_one_batch(test, best_on, "enabling");
+	marker_kunit_expect_one_batch(test, best_off, "disabling");
 }
 
 static struct kunit_case marker_site_cases[] = {
