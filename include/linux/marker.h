@@ -314,6 +314,19 @@ static inline __printf(2, 3) void __marker_check_format(const char *name,
 #ifdef CONFIG_MARKERS
 
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+/*
+ * The __marker_sites entry (struct marker_site) of a site whose instruction
+ * is at local label 1, for an architecture's asm goto: operand 0 is the
+ * marker, label l_yes the out-of-line block.
+ */
+#define MARKER_SITE_ENTRY			\
+	".pushsection __marker_sites, \"aw\"\n\t"	\
+	".balign 4\n\t"				\
+	".long 1b - .\n\t"			\
+	".long %l[l_yes] - .\n\t"		\
+	".long %c0 - .\n\t"			\
+	".popsection\n\t"
+
 #include <asm/marker.h>
 
 /*

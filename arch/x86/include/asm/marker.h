@@ -23,12 +23,7 @@ struct marker;
 static __always_inline bool arch_marker_site_enabled(struct marker *marker)
 {
 	asm goto("1: .byte " __stringify(BYTES_NOP5) "\n\t"
-		 ".pushsection __marker_sites, \"aw\"\n\t"
-		 ".balign 4\n\t"
-		 ".long 1b - .\n\t"
-		 ".long %l[l_yes] - .\n\t"
-		 ".long %c0 - .\n\t"
-		 ".popsection\n\t"
+		 MARKER_SITE_ENTRY
 		 : : "i" (marker) : : l_yes);
 	return false;
 l_yes:
