@@ -195,8 +195,9 @@ test_stacktrace_trigger() {
 	"$WORK" futex-wait 4646 2 || fail "markers_work failed"
 	[ "$(grep -c '<stack trace>' "$TRACEFS/trace")" = 1 ] ||
 		fail "expected one stack trace: $(cat "$TRACEFS/trace")" || return 1
+	# The system call's entry: x86's do_syscall_64, arm64's do_el0_svc.
 	grep -q '^ => .*futex' "$TRACEFS/trace" &&
-	grep -q '^ => do_syscall_64' "$TRACEFS/trace" ||
+	grep -Eq '^ => (do_syscall_64|do_el0_svc)$' "$TRACEFS/trace" ||
 		fail "not the futex system call's stack: $(cat "$TRACEFS/trace")"
 }
 
