@@ -115,6 +115,19 @@ test_synth_wakeup_latency() {
 	[ -z "$bad" ] || fail "latencies of other tasks or over 10 s: $bad"
 }
 
+# release FIFO: write a line to FIFO, which a workload waiting to start
+# reads. The open blocks until that workload opens the FIFO, and the
+# SIGCHLD of a workload that ended meanwhile interrupts it (the shell
+# then says "Interrupted system call"): try again.
+release() {
+	local tries=0
+	until echo 2>/dev/null >"$1"; do
+		tries=$((tries + 1))
+		[ $tries -lt 100 ] || return 1
+	done
+	[ $tries = 0 ] || echo "# $1: open interrupted $tries times, tried again"
+}
+
 # set_event_pid: of two workloads, only the chosen task's events.
 test_set_event_pid() {
 	local p1 p2
@@ -126,8 +139,11 @@ test_set_event_pid() {
 	p2=$!
 	echo $p1 >"$TRACEFS/set_event_pid"
 	echo 1 >"$EVENTS/futex_wait/enable"
-	echo >$OUT/go1
-	echo >$OUT/go2
+	if ! release $OUT/go1 || ! release $OUT/go2; then
+		kill $p1 $p2
+		fail "cannot start the workloads"
+		return 1
+	fi
 	wait $p1 && wait $p2 || fail "markers_work failed"
 	echo 0 >"$EVENTS/futex_wait/enable"
 	[ "$(grep -c -- "-$p1 .*futex_wait: .* val=1111 " "$TRACEFS/trace")" = 3 ] ||
