@@ -15,6 +15,13 @@ set -u
 OUT=/tmp/markers-tools
 WORK=$(cd "$(dirname "$0")" && pwd)/markers_work
 FIRE3="echo 3 >$FIRE"
+# trace-cmd record forks a recorder process per CPU and runs the command
+# without waiting for them; when the command ends it sends each SIGUSR1,
+# and one that takes it before it has opened its CPU's trace_pipe_raw and
+# entered its read loop records nothing ("0 bytes in size", seen once
+# under TCG). The commands given to trace-cmd first wait (10 s at most)
+# until a trace_pipe_raw is open per CPU, and a second more.
+RECORDERS="i=0; while [ \$(ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c trace_pipe_raw) -lt $(nproc) ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; sleep 1"
 
 # expect_values FILE: the three iterations' values are in FILE.
 expect_values() {
@@ -28,7 +35,7 @@ expect_values() {
 
 test_trace_cmd() {
 	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers:example_int \
-		-e 'markers:example_s*' sh -c "$FIRE3") >$OUT/trace-cmd.log 2>&1 ||
+		-e 'markers:example_s*' sh -c "$RECORDERS; $FIRE3") >$OUT/trace-cmd.log 2>&1 ||
 		fail "trace-cmd record failed: $(cat $OUT/trace-cmd.log)"
 	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
 		fail "trace-cmd report failed: $(cat $OUT/report.txt)"
@@ -39,7 +46,7 @@ test_trace_cmd() {
 
 test_trace_cmd_filter() {
 	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers:example_string \
-		-f 'name == "one"' sh -c "echo 8 >$FIRE") >$OUT/trace-cmd.log 2>&1 ||
+		-f 'name == "one"' sh -c "$RECORDERS; echo 8 >$FIRE") >$OUT/trace-cmd.log 2>&1 ||
 		fail "trace-cmd record -f failed: $(cat $OUT/trace-cmd.log)"
 	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1
 	[ "$(grep -c 'example_string:.*name=one$' $OUT/report.txt)" = 2 ] &&
@@ -117,7 +124,7 @@ test_perf_conflict_heals() {
 # no event it cannot parse.
 test_trace_cmd_all() {
 	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers \
-		sh -c "$FIRE3; $WORK futex-wait 5151 2") >$OUT/trace-cmd.log 2>&1 ||
+		sh -c "$RECORDERS; $FIRE3; $WORK futex-wait 5151 2") >$OUT/trace-cmd.log 2>&1 ||
 		fail "trace-cmd record -e markers failed: $(cat $OUT/trace-cmd.log)"
 	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
 		fail "trace-cmd report failed: $(cat $OUT/report.txt)"
