@@ -253,6 +253,7 @@ a() { field "$1" "$irq_a"; }
 cycles=$(h cycles)
 row "run" "${took} s, $(grep -c ^processor /proc/cpuinfo) CPUs"
 row "hot: probe attach/detach cycles" "$cycles (errors $(h errors))"
+row "hot: cycles that waited, detached" "$(h waits)"
 row "hot: tracefs enable/disable pairs" "$toggles"
 row "hot: fires / probe calls" "$(h fired) / $(h calls)"
 row "hot: attached, called once" "$(h on_ok)"
@@ -290,6 +291,9 @@ row "sites checked / bad (hot on)" "$(echo "$sites_on" | tr ' ' /)"
 test_hot_site() {
 	[ "$cycles" = "$CYCLES/$CYCLES" ] || fail "cycles $cycles, expected $CYCLES/$CYCLES"
 	[ "$(h errors)" = 0 ] || fail "registration errors: $hot"
+	# Every 16th cycle and the last wait for the grace period.
+	[ "$(h waits)" = $(((CYCLES + 15) / 16)) ] ||
+		fail "cycles that waited: $(h waits), expected $(((CYCLES + 15) / 16))"
 	[ "$(h lost)" = 0 ] || fail "lost probe calls: $hot"
 	[ "$(h extra)" = 0 ] || fail "extra probe calls: $hot"
 	[ "$(h on_ok)" -gt 0 ] || fail "no fire seen while attached: $hot"

@@ -39,7 +39,10 @@
  * With hot_gen unchanged, a fire in phase 2 must call the probe exactly
  * once and one in phase 0 never ("lost" and "extra" count the
  * exceptions); a fire across a change or in phases 1 and 3 is the
- * documented window, where either is allowed.
+ * documented window, where either is allowed. Only every
+ * TEST_HOT_WAIT_EVERY-th cycle and the last wait for
+ * marker_synchronize_unregister() and reach phase 0 ("waits" in the hot
+ * line); the others go from 3 to the next cycle's 1.
  */
 
 #include <linux/atomic.h>
@@ -65,6 +68,8 @@
 
 #define TEST_NMI_NAME		"test_markers_stress"
 #define TEST_IRQ_PERIOD_NS	(500 * NSEC_PER_USEC)
+/* Hot-site cycles per marker_synchronize_unregister() (phase 0). */
+#define TEST_HOT_WAIT_EVERY	16
 
 /* What one firing thread saw; written by that thread only. */
 struct test_hot_cpu {
@@ -90,7 +95,7 @@ static struct task_struct *sc_task;
 static atomic_long_t burst_fired;
 static DEFINE_PER_CPU(struct test_hot_cpu, hot_cpu);
 static unsigned long hot_gen;
-static unsigned long hot_cycles, hot_done_cycles, hot_errors;
+static unsigned long hot_cycles, hot_done_cycles, hot_errors, hot_waits;
 static bool hot_running, hot_abort;
 static DECLARE_COMPLETION(hot_finished);
 
@@ -186,7 +191,7 @@ static void test_hot_fire(struct test_hot_cpu *s, unsigned long *calls,
 {
 	unsigned long g1, g2, c0, c1, d;
 
-	/* Pairs with test_hot_gen_next(): the phase read is the one fired in. */
+	/* Pairs with test_hot_gen_to(): the phase read is the one fired in. */
 	g1 = smp_load_acquire(&hot_gen);
 	c0 = READ_ONCE(*calls);
 	trace_mark(test_stress_hot, "cpu %d", cpu);
@@ -251,29 +256,40 @@ static int test_sc_retarget_thread(void *data)
 	return 0;
 }
 
-static void test_hot_gen_next(void)
+/* Advance hot_gen to the next value that is @phase modulo 4. */
+static void test_hot_gen_to(unsigned long phase)
 {
+	unsigned long gen = hot_gen + 1;
+
+	gen += (phase - gen) & 3;
 	/* The (un)registration before is done before the phase changes... */
 	smp_mb();
-	WRITE_ONCE(hot_gen, hot_gen + 1);
+	WRITE_ONCE(hot_gen, gen);
 	/* ...and the one after starts after it changed. */
 	smp_mb();
 }
 
-/* One attach and detach; the probe is detached on return. */
-static int test_hot_cycle(bool batch)
+/*
+ * One attach and detach; the probe is detached on return. Every
+ * TEST_HOT_WAIT_EVERY-th cycle (and the last) waits for the detach with
+ * marker_synchronize_unregister() and holds phase 0; the others go from
+ * detaching (3) straight to the next attach (1), as a tracer re-enabling
+ * an event would, so that a cycle costs two patchings and not a grace
+ * period.
+ */
+static int test_hot_cycle(bool batch, bool wait)
 {
 	int ret;
 
-	test_hot_gen_next();	/* 1: attaching */
+	test_hot_gen_to(1);	/* attaching */
 	if (batch)
 		ret = marker_probe_register_batch(hot_batch, ARRAY_SIZE(hot_batch));
 	else
 		ret = marker_probe_register("test_stress_hot", "cpu %d",
 					    test_hot_probe, NULL);
-	test_hot_gen_next();	/* 2: attached */
+	test_hot_gen_to(2);	/* attached */
 	usleep_range(100, 200);
-	test_hot_gen_next();	/* 3: detaching */
+	test_hot_gen_to(3);	/* detaching */
 	if (!ret) {
 		if (batch)
 			ret = marker_probe_unregister_batch(hot_batch,
@@ -281,9 +297,12 @@ static int test_hot_cycle(bool batch)
 		else
 			ret = marker_probe_unregister("test_stress_hot",
 						      test_hot_probe, NULL);
-		marker_synchronize_unregister();
 	}
-	test_hot_gen_next();	/* 0: detached */
+	if (wait) {
+		marker_synchronize_unregister();
+		test_hot_gen_to(0);	/* detached */
+		hot_waits++;
+	}
 	usleep_range(100, 200);
 	return ret;
 }
@@ -291,12 +310,20 @@ static int test_hot_cycle(bool batch)
 static int test_hot_toggler(void *data)
 {
 	unsigned long i;
+	bool wait;
 	int cpu;
 
 	for (i = 0; i < hot_cycles && !READ_ONCE(hot_abort); i++) {
-		if (test_hot_cycle(i & 1))
+		wait = !((i + 1) % TEST_HOT_WAIT_EVERY) ||
+		       i + 1 == hot_cycles || READ_ONCE(hot_abort);
+		if (test_hot_cycle(i & 1, wait))
 			hot_errors++;
 		WRITE_ONCE(hot_done_cycles, i + 1);
+	}
+	/* Stopped early: the last cycle may not have waited. */
+	if ((hot_gen & 3) != 0) {
+		marker_synchronize_unregister();
+		test_hot_gen_to(0);
 	}
 	if (sc_task)
 		kthread_stop(sc_task);
@@ -332,6 +359,7 @@ static int test_hot_start(unsigned long cycles)
 	hot_cycles = cycles;
 	hot_done_cycles = 0;
 	hot_errors = 0;
+	hot_waits = 0;
 	hot_abort = false;
 	hot_gen = 0;
 	reinit_completion(&hot_finished);
@@ -416,9 +444,9 @@ static ssize_t test_hot_read(struct file *file, char __user *ubuf,
 		scb += per_cpu(sc_b, cpu);
 	}
 	len = scnprintf(buf, sizeof(buf),
-			"running %d cycles %lu/%lu errors %lu fired %lu calls %lu on_ok %lu off_ok %lu lost %lu extra %lu window_fires %lu window_calls %lu sc_updates %lu sc_calls %lu sc_a %lu sc_b %lu\n",
+			"running %d cycles %lu/%lu errors %lu waits %lu fired %lu calls %lu on_ok %lu off_ok %lu lost %lu extra %lu window_fires %lu window_calls %lu sc_updates %lu sc_calls %lu sc_a %lu sc_b %lu\n",
 			READ_ONCE(hot_running), READ_ONCE(hot_done_cycles),
-			hot_cycles, hot_errors, sum.fired, calls, sum.on_ok,
+			hot_cycles, hot_errors, READ_ONCE(hot_waits), sum.fired, calls, sum.on_ok,
 			sum.off_ok, sum.lost, sum.extra, sum.window_fires,
 			sum.window_calls, READ_ONCE(sc_updates), scc, sca, scb);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
