@@ -21,7 +21,8 @@ FIRE3="echo 3 >$FIRE"
 # entered its read loop records nothing ("0 bytes in size", seen once
 # under TCG). The commands given to trace-cmd first wait (10 s at most)
 # until a trace_pipe_raw is open per CPU, and a second more.
-RECORDERS="i=0; while [ \$(ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c trace_pipe_raw) -lt $(nproc) ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; sleep 1"
+RECORDERS="i=0; while [ \$(ls -l /proc/[0-9]*/fd | grep -c trace_pipe_raw) -lt $(nproc) ]"
+RECORDERS="$RECORDERS && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; sleep 1"
 
 # expect_values FILE: the three iterations' values are in FILE.
 expect_values() {
