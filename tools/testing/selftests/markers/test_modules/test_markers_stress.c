@@ -57,6 +57,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/processor.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
@@ -232,8 +233,17 @@ static int test_hot_fire_thread(void *data)
 		test_hot_fire(s, calls, cpu);
 		static_call(test_stress_call)();
 		this_cpu_inc(sc_calls);
-		if (!(++i % 64))
+		if (!(++i % 64)) {
+			/*
+			 * A spin-wait hint: on hardware a few cycles; under
+			 * single-threaded TCG it hands the emulator to the
+			 * other vCPU, which otherwise runs only from one of
+			 * its own interrupts to the next, so that an IPI
+			 * from the toggler's text_poke_bp() waits a tick.
+			 */
+			cpu_relax();
 			cond_resched();
+		}
 	}
 	return 0;
 }
