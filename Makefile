@@ -60,8 +60,7 @@ KUNIT_EXPECT ?= *marker*
 KUNIT_EXPECT_GENERIC ?= marker_format_parse marker_field_fetch marker_registry
 FRAGMENTS ?= $(ROOT)/configs/base.config $(ROOT)/configs/debug.config
 ARM64_FRAGMENTS ?= $(ROOT)/configs/arm64.config $(ROOT)/configs/debug.config
-ARM64_SELFTESTS_EXCLUDE ?= markers_tools.sh markers_bpf.sh markers_bpf_test \
-	markers_stress.sh
+ARM64_SELFTESTS_EXCLUDE ?= markers_bpf.sh markers_stress.sh
 SKIP_EXPECT ?= arm64: kunit: marker_sites.marker_site_optprobe_refused
 LINUX_SOURCE_VERSION ?= 6.12.118-1~deb12u1
 
