@@ -44,6 +44,8 @@
 #                 per CPU of the accounting burst, fuzzer writes)
 #   FUZZ_SEED     make stress's fuzzer seed (default: from the clock)
 #   KCONFIG       make stress on another kernel: sanitizers, preempt-none
+#   SLOWDOWN      check-sanitizers/check-preempt-none: TIMEOUT and
+#                 TEST_TIMEOUT times this (default 8 for sanitizers, 1)
 
 ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
@@ -77,7 +79,8 @@ STRESS_FRAGMENTS = $(if $(KCONFIG),$(FRAGMENTS_$(KCONFIG)),$(FRAGMENTS))
 
 export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	KUNIT_EXPECT KUNIT_EXPECT_GENERIC LINUX_SOURCE_VERSION FRAGMENTS \
-	SERIES_AUTHOR SERIES_DATE ARM64_FRAGMENTS ARM64_SELFTESTS_EXCLUDE SKIP_EXPECT
+	SERIES_AUTHOR SERIES_DATE ARM64_FRAGMENTS ARM64_SELFTESTS_EXCLUDE SKIP_EXPECT \
+	SLOWDOWN
 
 .PHONY: check check-arm64 run shell bench deps source overlay kernel guest \
 	nomarkers nomodules generic checkpatch sparse markers-abi stress series \
