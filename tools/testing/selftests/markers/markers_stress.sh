@@ -158,7 +158,7 @@ done
 insmod "$MODULE_DIR/test_markers_stress_mod.ko"
 perf stat -a -I 1000 -x, -e markers:test_stress_mod -o "$TMP/perfstat" &
 perf=$!
-wait_for 60 grep -q ',markers:test_stress_mod,' "$TMP/perfstat" ||
+wait_for 60 grep -qs ',markers:test_stress_mod,' "$TMP/perfstat" ||
 	echo "# perf stat did not count markers:test_stress_mod"
 grep -q '^test_stress_mod .* enabled ' "$TRACEFS/marker_sites" ||
 	echo "# perf stat did not enable markers:test_stress_mod's site"
