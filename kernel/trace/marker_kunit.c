@@ -809,7 +809,6 @@ static struct kunit_suite marker_registry_suite = {
 	(defined(CONFIG_X86) || defined(CONFIG_ARM64))
 
 #ifdef CONFIG_X86
-#include <linux/hardirq.h>
 #include <linux/kallsyms.h>
 #include <trace/events/csd.h>
 #include <asm/text-patching.h>
