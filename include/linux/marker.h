@@ -17,6 +17,8 @@
  */
 
 #include <linux/compiler.h>
+#include <linux/context_tracking.h>
+#include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/marker_format.h>
@@ -123,8 +125,22 @@ int marker_probe_unregister(const char *name, marker_probe_func probe,
 int marker_probe_unregister_private_data(marker_probe_func probe,
 					 void *probe_private);
 void marker_synchronize_unregister(void);
-void marker_patch_batch_begin(void);
-void marker_patch_batch_end(void);
+
+/**
+ * struct marker_patch_batch - a caller's batch of site patching
+ * @owner: the task that opened it; only its registrations are deferred
+ * @node: on the registry's list of open batches
+ *
+ * Lives on the caller's stack between marker_patch_batch_begin() and
+ * marker_patch_batch_end(); its fields are the registry's.
+ */
+struct marker_patch_batch {
+	struct task_struct *owner;
+	struct list_head node;
+};
+
+void marker_patch_batch_begin(struct marker_patch_batch *batch);
+int marker_patch_batch_end(struct marker_patch_batch *batch);
 
 /**
  * struct marker_probe_request - one probe change in a batch
@@ -264,8 +280,20 @@ static inline int marker_probe_unregister_private_data(marker_probe_func probe,
 }
 
 static inline void marker_synchronize_unregister(void) { }
-static inline void marker_patch_batch_begin(void) { }
-static inline void marker_patch_batch_end(void) { }
+
+struct marker_patch_batch {
+};
+
+static inline void marker_patch_batch_begin(struct marker_patch_batch *batch)
+{
+}
+
+static inline int marker_patch_batch_end(struct marker_patch_batch *batch)
+{
+	return 0;
+}
+
+#define EXPORT_MARKER_SYMBOL_GPL(name)
 
 #define __DECLARE_MARKER(name, proto, args, format, values)		\
 	static __always_inline void mark_##name(proto)			\
@@ -372,17 +400,47 @@ void arch_marker_site_apply(void);
 void __marker_probe_call(const struct marker *marker, ...);
 
 /*
+ * May a site call its probes on this CPU now? Not where RCU is not
+ * watching (probe arrays are RCU-protected), nor on a CPU that is not
+ * online yet, as tracepoints. The one rule of every site, mark_<name>()
+ * and trace_mark() alike. Preemption disabled; any context.
+ */
+static __always_inline bool marker_probes_may_run(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	if (unlikely(!rcu_is_watching_curr_cpu()))
+		return false;
+#else
+	if (unlikely(!rcu_is_watching()))
+		return false;
+#endif
+	return likely(cpu_online(raw_smp_processor_id()));
+}
+
+/*
+ * With lockdep, every site, enabled or not, warns once if it is reached
+ * where RCU is not watching, as a tracepoint does: its probes would be
+ * skipped there.
+ */
+#define __marker_rcu_check(id)						\
+	RCU_LOCKDEP_WARN(!rcu_is_watching(),				\
+			 "RCU not watching for marker " #id)
+
+/*
  * A probe attached to a name: a typed probe, void func(void *data, proto),
  * or a marker_probe_func; its place in the array says which. Once detached
  * from a published array that could not be replaced (no memory), ->func is
  * a stub that takes and does nothing, called through either type as
- * kernel/tracepoint.c calls its stub.
+ * the stub of its group's type: a marker_probe_func for probes with or
+ * without a format, the declaration's ->stub for typed probes, so that a
+ * CFI kernel calls each through its own prototype.
  */
 struct marker_probe {
 	void *func;
 	void *probe_private;
 	bool checked;			/* registered with a format */
 	bool removing;			/* detached by the update being built */
+	bool detached;			/* ->func is its group's stub */
 };
 
 /*
@@ -414,8 +472,14 @@ struct marker_probe_array {
  * call calls (NULL: ->iterator) and ->call_data the data of the array it
  * was switched for; the registry keeps them, under its mutex, here with
  * the static call rather than with the name, which a module's
- * declaration may leave and join again. ->entry is the registry's entry
- * of the name while the declaration is the name's (NULL otherwise).
+ * declaration may leave and join again. So is ->call_gp, the grace
+ * period after the last array the declaration's sites could read was
+ * replaced or withdrawn: the static call goes to a probe directly only
+ * once it has passed, so that no CPU still holding an older array's
+ * ->data calls the probe with it (0: none yet). ->stub takes the slot of
+ * a typed probe detached without memory for a smaller array. ->entry is
+ * the registry's entry of the name while the declaration is the name's
+ * (NULL otherwise).
  */
 struct marker_typed {
 	struct marker marker;
@@ -426,6 +490,8 @@ struct marker_typed {
 	void *iterator_typed;
 	void *call;
 	void *call_data;
+	unsigned long call_gp;
+	void *stub;
 	void *entry;
 };
 
@@ -462,6 +528,7 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 			__marker_check_format(#id, __VA_ARGS__);	\
 		if (marker_site_enabled(&__marker_##id))		\
 			__marker_call(&__marker_##id, __VA_ARGS__);	\
+		__marker_rcu_check(id);					\
 	} while (0)
 
 /*
@@ -485,21 +552,34 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 		};							\
 		if (marker_site_enabled(&__marker_##id))		\
 			__marker_typed_call(id, args);			\
+		__marker_rcu_check(id);					\
 	} while (0)
 
 /*
  * Context: the site's. Calls the only typed probe directly, or the
  * marker's iterator (__marker_iter_<name>) when there are several probes
- * or probes with a format; the registry switches the static call.
+ * or probes with a format; the registry switches the static call. Where
+ * RCU is not watching or the CPU is not online, nothing is called, as
+ * from a trace_mark() site. A module's site calls the static call's
+ * trampoline (its key is not exported); without static calls, a site
+ * calls the iterator, which serves any array, as tracepoints do.
  */
+#ifdef CONFIG_HAVE_STATIC_CALL
+#define __marker_static_call(id)	static_call_mod(marker_call_##id)
+#else
+#define __marker_static_call(id)	__marker_iter_##id
+#endif
+
 #define __marker_typed_call(id, args...)				\
 	do {								\
 		struct marker_probe_array *__a;				\
 									\
 		preempt_disable_notrace();				\
-		__a = rcu_dereference_sched(__marker_typed_##id.probes);	\
-		if (likely(__a))					\
-			static_call(marker_call_##id)(__a->data, args);	\
+		if (likely(marker_probes_may_run())) {			\
+			__a = rcu_dereference_sched(__marker_typed_##id.probes); \
+			if (likely(__a))				\
+				__marker_static_call(id)(__a->data, args); \
+		}							\
 		preempt_enable_notrace();				\
 	} while (0)
 
@@ -559,10 +639,30 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 		.tramp = STATIC_CALL_TRAMP_ADDR(marker_call_##n),	\
 		.iterator = __marker_iter_##n,				\
 		.iterator_typed = __marker_iter_typed_##n,		\
+		.stub = __marker_stub_##n,				\
 	}
 
-/* For modules with mark_<name>() sites or typed probes. */
-#define __MARKER_EXPORT(n)	EXPORT_SYMBOL_GPL(__marker_typed_##n)
+/**
+ * EXPORT_MARKER_SYMBOL_GPL - let modules use a typed marker
+ * @name: the marker's name, as given to DECLARE_MARKER()
+ *
+ * In the file that defines CREATE_MARKERS, after including the header:
+ * modules may then have mark_<name>() sites and register typed probes,
+ * as EXPORT_TRACEPOINT_SYMBOL_GPL() lets them use a tracepoint. Exports
+ * the declaration and what a module's site calls (the static call's
+ * trampoline, or the iterator without static calls), never the static
+ * call's key: only the registry retargets it. Without it, the marker is
+ * for built-in code; probes with a format reach it by name from anywhere.
+ */
+#ifdef CONFIG_HAVE_STATIC_CALL
+#define EXPORT_MARKER_SYMBOL_GPL(name)					\
+	EXPORT_SYMBOL_GPL(__marker_typed_##name);			\
+	EXPORT_STATIC_CALL_TRAMP_GPL(marker_call_##name)
+#else
+#define EXPORT_MARKER_SYMBOL_GPL(name)					\
+	EXPORT_SYMBOL_GPL(__marker_typed_##name);			\
+	EXPORT_SYMBOL_GPL(__marker_iter_##name)
+#endif
 
 /*
  * The iterators: the site's context, preemption disabled; no locks, no
@@ -575,10 +675,14 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 #define __MARKER_DEFINE_(n, proto, args, fmt, values)			\
 	static void notrace						\
 	__marker_iter_typed_##n(void *__data, __MARKER_PARAMS(proto));	\
+	static void notrace						\
+	__marker_stub_##n(void *__data, __MARKER_PARAMS(proto))	\
+	{								\
+	}								\
+	/* A detached typed probe's stub is called as typed probes are. */ \
+	static_assert(__same_type(&__marker_stub_##n, &__marker_iter_##n)); \
 	struct marker_typed __marker_typed_##n = __MARKER_TYPED_INIT(n, fmt); \
-	__MARKER_EXPORT(n);						\
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
-	EXPORT_STATIC_CALL_GPL(marker_call_##n);			\
 	static noinline void notrace					\
 	__marker_iter_va_##n(struct marker_probe *__p, __MARKER_PARAMS(proto)) \
 	{								\

@@ -102,7 +102,6 @@ struct marker_entry {
 	/* Declared with DECLARE_MARKER(): */
 	struct marker_typed *typed;	/* of its sites and typed probes */
 	unsigned int nr_typed;	/* attached mark_<name>() sites */
-	unsigned long call_gp;	/* grace period after the last array replaced */
 	struct list_head direct;	/* to give the static call its target */
 	u64 hashlen;		/* hashlen_string() of the name */
 	char name[];
@@ -150,61 +149,63 @@ static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
 static LIST_HEAD(marker_ranges);
 static struct marker_range marker_core;
 
-/* Events not delivered because a probe re-entered markers in one context. */
-static DEFINE_PER_CPU(unsigned int, marker_nesting);
+/*
+ * The context whose probes with a format this CPU runs (see
+ * marker_enter()), 0 if none; events not delivered because a probe
+ * re-entered markers in its own context.
+ */
+static DEFINE_PER_CPU(unsigned int, marker_context);
 static DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
 
 /* ---- Probe-call path ---- */
 
 /*
- * Enter the probes with a format in this context (task, softirq, IRQ or
- * NMI): 0 if this CPU already runs them in this context (a probe fired a
- * marker), counted as a drop; else the bit to give marker_exit().
- * Preemption disabled; any context.
+ * Enter the probes with a format in this context: 0 if this CPU already
+ * runs them in this very context (a probe fired a marker), counted as a
+ * drop; else what to give marker_exit(). Preemption disabled; any context.
  *
- * The context is the highest bit of the preempt count among those that
- * serving a softirq, a hard IRQ and an NMI set: none in a task, bit 8 in
- * a softirq, bits 16 to 19 (the hard IRQ nesting count) in a hard IRQ,
- * 20 to 23 in an NMI; fls() of that is below 32 and differs between a
- * context and any context that interrupts it, and costs a bsr where
- * interrupt_context_level() costs three compares.
+ * A context is numbered by the preempt count's NMI, hard IRQ and
+ * softirq-serving fields, plus one: 1 in a task, above that in a softirq,
+ * above that at each hard IRQ nesting level, above that at each NMI
+ * level. Contexts nest strictly on a CPU, so one that interrupts another
+ * always has a larger number, and every nesting level has its own (no
+ * two levels share one). The CPU's number is saved and restored around
+ * the probes: an interrupt between the read and the write leaves it as
+ * it found it.
  */
+#define MARKER_ENTERED	BIT(31)	/* above every context's number */
+
 static __always_inline unsigned int marker_enter(void)
 {
-	unsigned int bit = 1U << fls(preempt_count() &
-				     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	unsigned int context = (preempt_count() &
+				(NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)) + 1;
+	unsigned int outer = this_cpu_read(marker_context);
 
-	if (unlikely(this_cpu_read(marker_nesting) & bit)) {
+	if (unlikely(outer >= context)) {
 		this_cpu_inc(marker_recursion_drops);
 		return 0;
 	}
-	this_cpu_or(marker_nesting, bit);
-	return bit;
+	this_cpu_write(marker_context, context);
+	return outer | MARKER_ENTERED;
 }
 
-static __always_inline void marker_exit(unsigned int bit)
+static __always_inline void marker_exit(unsigned int outer)
 {
-	this_cpu_and(marker_nesting, ~bit);
+	this_cpu_write(marker_context, outer & ~MARKER_ENTERED);
 }
 
 /*
- * Takes the slot of a probe detached when no smaller array could be
- * allocated; called through either probe type, it takes and does
+ * Take the slot of a probe detached when no smaller array could be
+ * allocated, each of its group's type so that a CFI kernel lets the call
+ * through: this one for probes with or without a format, the
+ * declaration's __marker_stub_<name>() for typed probes. Takes and does
  * nothing. Context: any.
  */
-static void notrace marker_probe_stub(void)
+static void notrace marker_probe_stub(const struct marker *marker,
+				      void *probe_private, va_list *args)
 {
 }
-
-/* Is RCU watching this CPU? Preemption disabled; no call with tree RCU. */
-static __always_inline bool marker_rcu_watching(void)
-{
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_is_watching_curr_cpu();
-#else
-	return rcu_is_watching();
-#endif
-}
+static_assert(__same_type(&marker_probe_stub, marker_probe_func));
 
 /**
  * __marker_probe_call - call the probes attached to a site
@@ -213,7 +214,9 @@ static __always_inline bool marker_rcu_watching(void)
  *
  * Reached from an enabled site's out-of-line block with the site's
  * arguments. Context: any — task, softirq, hard IRQ, NMI, with the runqueue
- * lock held. Takes no locks, allocates nothing. A probe that fires a marker
+ * lock held. Takes no locks, allocates nothing. Calls nothing where RCU is
+ * not watching or on a CPU not online yet (marker_probes_may_run(), the
+ * rule of typed sites too). A probe that fires a marker
  * in the same context (task, softirq, IRQ or NMI) on this CPU is not called
  * again; such events are counted in marker_recursion_drops.
  */
@@ -227,7 +230,7 @@ void notrace __marker_probe_call(const struct marker *marker, ...)
 	va_list args __uninitialized;
 
 	preempt_disable_notrace();
-	if (unlikely(!marker_rcu_watching()))
+	if (unlikely(!marker_probes_may_run()))
 		goto out;
 	bit = marker_enter();
 	if (unlikely(!bit))
@@ -285,7 +288,7 @@ static struct marker_probe *marker_slot(struct marker_probe_array *a,
 /* Is this slot a probe that stays attached once the update is done? */
 static bool marker_probe_live(const struct marker_probe *p)
 {
-	return p->func != (void *)marker_probe_stub && !p->removing;
+	return !p->detached && !p->removing;
 }
 
 /* ---- Entries ---- */
@@ -340,7 +343,6 @@ static struct marker_entry *marker_entry_get_hashed(const char *name,
 	INIT_LIST_HEAD(&e->update);
 	INIT_LIST_HEAD(&e->sync);
 	INIT_LIST_HEAD(&e->direct);
-	e->call_gp = get_completed_synchronize_rcu();
 	e->hashlen = hashlen;
 	hlist_add_head(&e->hlist, &marker_table[hash_min(hash, MARKER_HASH_BITS)]);
 	return e;
@@ -393,6 +395,9 @@ static void marker_entry_untype(struct marker_entry *e)
 	if (!e->typed || e->nr_typed || e->in_update ||
 	    marker_array_typed(e->probes))
 		return;
+	/* A CPU may still hold the array withdrawn, and its ->data. */
+	if (rcu_access_pointer(e->typed->probes))
+		e->typed->call_gp = get_state_synchronize_rcu();
 	RCU_INIT_POINTER(e->typed->probes, NULL);
 	e->typed->entry = NULL;
 	e->typed = NULL;
@@ -738,22 +743,30 @@ static void marker_batch_flush(void)
  * Bring the sites of the entries on marker_sync_list to their marker's
  * state: JMP while probes are attached, the NOP otherwise. Busy sites are
  * left alone. Caller holds marker_mutex and text_mutex.
+ *
+ * Return: 0, or -EBUSY if a site to enable was busy (and named in a
+ * warning when it became so).
  */
-static void marker_sites_sync_flagged(void)
+static int marker_sites_sync_flagged(void)
 {
 	struct marker_entry *e, *tmp;
 	struct marker_link *l;
 	struct marker_site *s;
 	struct marker *m;
+	int ret = 0, prep;
 
 	list_for_each_entry_safe(e, tmp, &marker_sync_list, sync) {
 		e->busy = false;	/* until a site says otherwise */
 		list_for_each_entry(l, &e->sites, node) {
 			s = l->range->sorted[l->index];
 			m = marker_site_marker(s);
-			if (m->flags & MARKER_FLAG_CONFLICT ||
-			    marker_site_prepare(l->range, l->index,
-						READ_ONCE(m->state)) <= 0)
+			if (m->flags & MARKER_FLAG_CONFLICT)
+				continue;
+			prep = marker_site_prepare(l->range, l->index,
+						   READ_ONCE(m->state));
+			if (prep == -EBUSY && READ_ONCE(m->state))
+				ret = -EBUSY;
+			if (prep <= 0)
 				continue;
 			marker_batch[marker_batch_nr++] = s;
 			if (marker_batch_nr == MARKER_BATCH_MAX)
@@ -762,6 +775,7 @@ static void marker_sites_sync_flagged(void)
 		list_del_init(&e->sync);
 	}
 	marker_batch_flush();
+	return ret;
 }
 
 static void marker_text_lock(void)
@@ -774,18 +788,35 @@ static void marker_text_unlock(void)
 	mutex_unlock(&text_mutex);
 }
 
+/*
+ * Does [@start, @end] hold a byte of site @s or the first byte of its
+ * out-of-line block? Nothing visibly jumps to the block while the site is
+ * a NOP: an optimized kprobe over the instructions before it (a function's
+ * last pop and ret) could take its first bytes, and enabling the marker
+ * would then jump into the middle of the optimized kprobe's JMP.
+ */
+static bool marker_site_reserved(const struct marker_site *s,
+				 unsigned long start, unsigned long end)
+{
+	unsigned long code = marker_site_code(s);
+	unsigned long target = marker_site_target(s);
+
+	return (code <= end && start < code + MARKER_SITE_SIZE) ||
+	       (start <= target && target <= end);
+}
+
+/*
+ * The core kernel's sites, from the linker's table bounds: right from
+ * boot, before marker_init() has sorted them, as early kprobes may come.
+ */
 static bool marker_core_reserved(unsigned long start, unsigned long end)
 {
 	struct marker_site *s;
-	unsigned long code;
 
-	for (s = marker_core.sites; s < marker_core.sites + marker_core.nr_sites;
-	     s++) {
-		code = marker_site_code(s);
-		if (code <= end && start < code + MARKER_SITE_SIZE &&
-		    !marker_range_init_freed(&marker_core, code))
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
+		if (marker_site_reserved(s, start, end) &&
+		    !marker_range_init_freed(&marker_core, marker_site_code(s)))
 			return true;
-	}
 	return false;
 }
 
@@ -799,14 +830,11 @@ static bool marker_sites_reserved(const struct marker_site *sites,
 				  unsigned int nr, unsigned long start,
 				  unsigned long end)
 {
-	unsigned long code;
 	unsigned int i;
 
-	for (i = 0; i < nr; i++) {
-		code = marker_site_code(&sites[i]);
-		if (code <= end && start < code + MARKER_SITE_SIZE)
+	for (i = 0; i < nr; i++)
+		if (marker_site_reserved(&sites[i], start, end))
 			return true;
-	}
 	return false;
 }
 #endif
@@ -852,12 +880,13 @@ static void marker_range_sync(struct marker_range *r)
 }
 #endif
 
-static void marker_sites_sync_flagged(void)
+static int marker_sites_sync_flagged(void)
 {
 	struct marker_entry *e, *tmp;
 
 	list_for_each_entry_safe(e, tmp, &marker_sync_list, sync)
 		list_del_init(&e->sync);
+	return 0;
 }
 
 static void marker_text_lock(void)
@@ -1011,7 +1040,7 @@ static void marker_calls_after(void)
 		if (call == t->call)
 			continue;
 		if (call && call != t->iterator_typed) {
-			cond_synchronize_rcu(e->call_gp);
+			cond_synchronize_rcu(t->call_gp);
 			t->call_data = e->probes->data;
 		}
 		marker_static_call(e, call);
@@ -1288,10 +1317,13 @@ static int marker_update_remove(struct marker_update *u,
 					 req->probe_private);
 }
 
-/* Slots of the published @array marked for removal: clear or stub them. */
-static void marker_array_settle_removals(struct marker_probe_array *array,
-					 bool stub)
+/*
+ * Slots of @e's published array marked for removal: clear or stub them,
+ * each with the stub of its group's type.
+ */
+static void marker_entry_settle_removals(struct marker_entry *e, bool stub)
 {
+	struct marker_probe_array *array = e->probes;
 	struct marker_probe *p;
 	unsigned int i;
 
@@ -1300,8 +1332,11 @@ static void marker_array_settle_removals(struct marker_probe_array *array,
 		if (!p->removing)
 			continue;
 		if (stub) {
-			WRITE_ONCE(p->func, (void *)marker_probe_stub);
+			/* Typed probes imply the declaration's entry. */
+			WRITE_ONCE(p->func, i < array->nr_typed ?
+				   e->typed->stub : (void *)marker_probe_stub);
 			p->checked = false;
+			p->detached = true;
 		}
 		p->removing = false;
 	}
@@ -1314,7 +1349,7 @@ static void marker_update_abort(struct marker_update *u)
 
 	list_for_each_entry_safe(e, tmp, &u->entries, update) {
 		marker_update_set(e, NULL);
-		marker_array_settle_removals(e->probes, false);
+		marker_entry_settle_removals(e, false);
 		kfree(e->pending_format);
 		e->pending_format = NULL;
 		e->in_update = false;
@@ -1357,9 +1392,10 @@ static int marker_update_commit(struct marker_update *u)
 		if (!e->probes != !e->pending || e->busy)
 			marker_entry_sync(e);
 		if (e->pending == e->probes) {
-			marker_array_settle_removals(e->probes, true);
+			marker_entry_settle_removals(e, true);
 		} else if (e->probes) {
-			e->call_gp = get_state_synchronize_rcu();
+			if (e->typed)
+				e->typed->call_gp = get_state_synchronize_rcu();
 			marker_array_free(e->probes);
 		}
 		e->probes = e->pending;
@@ -1379,10 +1415,25 @@ abort:
 /* ---- Locking ---- */
 
 /*
- * While non-zero, updates check sites but leave their patching to
- * marker_patch_batch_end(). Protected by marker_mutex.
+ * The open patch batches (struct marker_patch_batch), each its owner's:
+ * the updates of a task that has one open check sites but leave their
+ * patching to its marker_patch_batch_end(); anybody else's patch before
+ * they return (patching, on the way, what a batch left for later).
+ * Protected by marker_mutex.
  */
-static unsigned int marker_patch_batch_depth;
+static LIST_HEAD(marker_patch_batches);
+
+/* Does the current task have a patch batch open? Caller holds marker_mutex. */
+static bool marker_in_batch(void)
+{
+	struct marker_patch_batch *b;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry(b, &marker_patch_batches, node)
+		if (b->owner == current)
+			return true;
+	return false;
+}
 
 /* The locks for checking and patching sites, after marker_mutex. */
 static void marker_sites_lock(void)
@@ -1391,13 +1442,19 @@ static void marker_sites_lock(void)
 	marker_text_lock();
 }
 
-/* Patch what waits to be patched, unless a batch is open, and unlock. */
-static void marker_sites_unlock(void)
+/*
+ * Patch what waits to be patched, unless the caller's batch is open, and
+ * unlock. Return: as marker_sites_sync_flagged().
+ */
+static int marker_sites_unlock(void)
 {
-	if (!marker_patch_batch_depth)
-		marker_sites_sync_flagged();
+	int ret = 0;
+
+	if (!marker_in_batch())
+		ret = marker_sites_sync_flagged();
 	marker_text_unlock();
 	cpus_read_unlock();
+	return ret;
 }
 
 /* Every lock, for module notifiers and boot; marker_unlock() patches. */
@@ -1445,8 +1502,7 @@ static int marker_update_run(struct marker_update *u, int ret)
 		}
 		ret = marker_update_commit(u);
 	}
-	if (!locked && !list_empty(&marker_sync_list) &&
-	    !marker_patch_batch_depth) {
+	if (!locked && !list_empty(&marker_sync_list) && !marker_in_batch()) {
 		marker_sites_lock();
 		locked = true;
 	}
@@ -1664,42 +1720,62 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
 
 /**
- * marker_patch_batch_begin - let updates leave their sites' patching for later
+ * marker_patch_batch_begin - let the caller's updates leave their patching
+ * @batch: the caller's batch, on its stack until marker_patch_batch_end()
  *
- * Until the matching marker_patch_batch_end(), registering and unregistering
- * probes check the sites as always (and fail as always) and publish the
- * probes, but patch no site: marker_patch_batch_end() patches every site
- * they changed in one batch. ftrace calls the pair around enabling or
- * disabling the events of a whole system, so enabling every marker event
- * costs one set of sync rounds. Meanwhile a site may still be a NOP though
- * its probes are attached (its events are not seen yet), or a jump though
- * they are not (it finds no probes). Batches nest.
+ * Until the matching marker_patch_batch_end(), the probes this task
+ * registers and unregisters are checked against their sites as always
+ * (and fail as always) and published, but no site is patched:
+ * marker_patch_batch_end() patches every site they changed in one batch.
+ * ftrace opens one around enabling or disabling the events of a whole
+ * system, so enabling every marker event costs one set of sync rounds.
+ * Meanwhile a site may still be a NOP though its probes are attached (its
+ * events are not seen yet), or a jump though they are not (it finds no
+ * probes). The batch is the caller's: other tasks' registrations patch
+ * their sites before they return, as without a batch. A task's batches
+ * nest: the outermost end patches.
  *
  * Context: process; takes the registry's mutex.
  */
-void marker_patch_batch_begin(void)
+void marker_patch_batch_begin(struct marker_patch_batch *batch)
 {
+	batch->owner = current;
 	mutex_lock(&marker_mutex);
-	marker_patch_batch_depth++;
+	list_add(&batch->node, &marker_patch_batches);
 	mutex_unlock(&marker_mutex);
 }
+EXPORT_SYMBOL_GPL(marker_patch_batch_begin);
 
 /**
- * marker_patch_batch_end - patch what updates left for later, in one batch
+ * marker_patch_batch_end - patch what the caller's updates left for later
+ * @batch: the batch marker_patch_batch_begin() opened, by the same task
  *
  * Context: process; takes the registry's mutex, cpus_read_lock() and
  * text_mutex.
+ *
+ * Return: 0; -EBUSY if a site to enable held code markers did not write
+ * (another patcher's) when it was patched: named in a warning, left
+ * alone, and the probes of its marker are not called from it; -EINVAL if
+ * @batch is not open by this task.
  */
-void marker_patch_batch_end(void)
+int marker_patch_batch_end(struct marker_patch_batch *batch)
 {
+	int ret = 0;
+
 	mutex_lock(&marker_mutex);
-	if (!WARN_ON_ONCE(!marker_patch_batch_depth) &&
-	    !--marker_patch_batch_depth && !list_empty(&marker_sync_list)) {
+	if (batch->owner != current || list_empty(&batch->node)) {
+		mutex_unlock(&marker_mutex);
+		return -EINVAL;
+	}
+	list_del_init(&batch->node);
+	if (!marker_in_batch() && !list_empty(&marker_sync_list)) {
 		marker_sites_lock();
-		marker_sites_unlock();
+		ret = marker_sites_unlock();
 	}
 	mutex_unlock(&marker_mutex);
+	return ret;
 }
+EXPORT_SYMBOL_GPL(marker_patch_batch_end);
 
 /**
  * marker_synchronize_unregister - wait for detached probes to finish
@@ -1897,6 +1973,42 @@ static int marker_module_coming(struct module *mod)
 	return 0;
 }
 
+/*
+ * A module that goes with probes still attached leaks them: its own
+ * functions on any marker, and typed probes on its own declaration (which
+ * no other module can reach: using it holds a reference on the module).
+ * Each is named in a warning and detached, so that nothing is left
+ * pointing into the module's memory, and the declaration leaves the name
+ * with the module's last site (marker_entry_untype()). Caller holds
+ * marker_mutex only.
+ */
+static void marker_module_drop_leaks(struct module *mod)
+{
+	struct marker_update u = { .entries = LIST_HEAD_INIT(u.entries) };
+	struct marker_probe_array *a;
+	struct marker_probe *p;
+	struct marker_entry *e;
+	unsigned int bkt, i;
+	bool own;
+
+	hash_for_each(marker_table, bkt, e, hlist) {
+		own = e->typed && within_module((unsigned long)e->typed, mod);
+		a = e->probes;
+		for (i = 0; a && i < a->nr; i++) {
+			p = marker_slot(a, i);
+			if (!marker_probe_live(p) ||
+			    (!(own && i < a->nr_typed) &&
+			     !within_module((unsigned long)p->func, mod)))
+				continue;
+			pr_warn("module %s goes with probe %ps still attached to marker %s: detached\n",
+				module_name(mod), p->func, e->name);
+			marker_update_remove_from(&u, e, p->func,
+						  p->probe_private);
+		}
+	}
+	marker_update_run(&u, 0);
+}
+
 static void marker_module_going(struct module *mod)
 {
 	struct marker_range *r = marker_module_range(mod);
@@ -1919,7 +2031,10 @@ static int marker_module_notify(struct notifier_block *nb, unsigned long val,
 	struct marker_range *r;
 	int ret = 0;
 
-	marker_lock();
+	mutex_lock(&marker_mutex);
+	if (val == MODULE_STATE_GOING)
+		marker_module_drop_leaks(mod);
+	marker_sites_lock();
 	switch (val) {
 	case MODULE_STATE_COMING:
 		ret = marker_module_coming(mod);
@@ -2078,6 +2193,34 @@ static void marker_add_module(char *modules, const char *module)
 	strlcat(modules, module, MARKER_MODULES_LEN);
 }
 
+/*
+ * @e's sites that take its probes and those left out. A struct marker is
+ * one per translation unit, but a mark_<name>() or a trace_mark() in an
+ * inline function has a patchable site per inlined copy: count those.
+ */
+static void marker_entry_count_sites(const struct marker_entry *e,
+				     unsigned int *sites,
+				     unsigned int *conflicts)
+{
+#ifdef CONFIG_HAVE_ARCH_MARKER_SITES
+	const struct marker_link *l;
+	const struct marker *m;
+
+	*sites = 0;
+	*conflicts = 0;
+	list_for_each_entry(l, &e->sites, node) {
+		m = marker_site_marker(l->range->sorted[l->index]);
+		if (m->flags & MARKER_FLAG_CONFLICT)
+			(*conflicts)++;
+		else
+			(*sites)++;
+	}
+#else
+	*sites = e->nr_markers;
+	*conflicts = e->nr_conflicts;
+#endif
+}
+
 /**
  * marker_iterate_names - call a function for every marker name with sites
  * @fn: called with each name, in no particular order; a non-zero return
@@ -2112,9 +2255,9 @@ int marker_iterate_names(marker_name_func_t fn, void *data)
 			.name = e->name,
 			.format = e->nr_markers ? e->format : NULL,
 			.debug = e->name[0] == '_' && e->name[1] == '_',
-			.nr_sites = e->nr_markers,
-			.nr_conflicts = e->nr_conflicts,
 		};
+		marker_entry_count_sites(e, &info->nr_sites,
+					 &info->nr_conflicts);
 		if (info->format) {
 			info->fields = e->nr_fields > 0 ? e->fields : NULL;
 			info->nr_fields = e->nr_fields;

@@ -8,13 +8,18 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/context_tracking.h>
+#include <linux/hardirq.h>
 #include <linux/init.h>
 #include <linux/kprobes.h>
+#include <linux/kthread.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
+#include <asm/sections.h>
 
 #include "marker_internal.h"
 
@@ -684,6 +689,355 @@ static void marker_typed_mixed_sites(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+static struct marker_probe_array *marker_kunit_no_memory(unsigned int nr);
+
+/*
+ * A typed marker declared here with no site anywhere: its name's entry
+ * lives only as long as its probes.
+ */
+#define CREATE_MARKERS
+DECLARE_MARKER(__marker_kunit_unsited,
+	       MARKER_PROTO(int n),
+	       MARKER_ARGS(n),
+	       "n %d",
+	       MARKER_VALUES(n));
+#undef CREATE_MARKERS
+
+/*
+ * The static call goes to a new only probe directly only a grace period
+ * after the array before it went, even when the name's entry went in
+ * between: a CPU that read the old array may still pass its ->data.
+ */
+static void marker_typed_direct_waits_across_entries(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	unsigned long gone;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    (void *)marker_kunit_mixed_probe);
+	KUNIT_ASSERT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t1));
+	/* No site, no probe: the entry is gone; t1's array is not yet. */
+	gone = get_state_synchronize_rcu();
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t2));
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    (void *)marker_kunit_mixed_probe);
+	KUNIT_EXPECT_TRUE_MSG(test, poll_state_synchronize_rcu(gone),
+			      "the direct call to t2 waited for the readers of t1's array");
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t2));
+	marker_synchronize_unregister();
+}
+
+/* Fire both kinds of sites where RCU is not watching this CPU. */
+static noinline void marker_kunit_fire_rcu_idle(int a)
+{
+	unsigned long flags;
+
+	/* The sites' lockdep check would rightly warn: this is on purpose. */
+	lockdep_off();
+	local_irq_save(flags);
+	ct_idle_enter();
+	marker_kunit_fire_typed(a);
+	marker_kunit_fire(a, 0, "idle");
+	ct_idle_exit();
+	local_irq_restore(flags);
+	lockdep_on();
+}
+
+/*
+ * Neither a mark_<name>() site nor a trace_mark() site calls probes where
+ * RCU is not watching: the probe arrays are RCU-protected.
+ */
+static void marker_rcu_idle_skipped(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct marker_kunit_typed_seen t = { };
+	struct marker_kunit_seen seen = { };
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values", NULL,
+					      marker_kunit_count, &seen));
+	marker_kunit_fire_rcu_idle(1);
+	KUNIT_EXPECT_EQ_MSG(test, t.calls, 0,
+			    "a typed site calls nothing where RCU is not watching");
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 0,
+			    "nor does a trace_mark() site");
+	marker_kunit_fire_typed(2);
+	marker_kunit_fire(2, 0, "watching");
+	KUNIT_EXPECT_EQ(test, t.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+#else
+	kunit_skip(test, "needs CONFIG_CONTEXT_TRACKING_IDLE (tree RCU)");
+#endif
+}
+
+static noinline void marker_kunit_fire_nest(int level)
+{
+	trace_mark(marker_kunit_nest, "level %d", level);
+}
+
+/*
+ * Called at each level: enter one more hard IRQ nesting level (as
+ * irq_enter does) and fire again, up to level 3, where the marker is
+ * fired once more in the same context, which must be dropped.
+ */
+static void marker_kunit_nest_probe(const struct marker *marker, void *priv,
+				    va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+	int level = va_arg(*args, int);
+
+	seen->calls++;
+	seen->a = max(seen->a, level);
+	if (level == 3) {
+		marker_kunit_fire_nest(99);
+		return;
+	}
+	__irq_enter_raw();
+	marker_kunit_fire_nest(level + 1);
+	__irq_exit_raw();
+}
+
+/*
+ * Each hard IRQ nesting level is a context of its own for the recursion
+ * guard (levels 2 and 3 once shared one and the third was dropped), and
+ * the same level is still refused.
+ */
+static void marker_recursion_nesting_levels(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	unsigned long flags, drops;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_nest", "level %d",
+					      marker_kunit_nest_probe, &seen));
+	drops = marker_recursion_drops_read();
+	local_irq_save(flags);
+	marker_kunit_fire_nest(0);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 4,
+			    "task, then hard IRQ levels 1, 2 and 3");
+	KUNIT_EXPECT_EQ_MSG(test, seen.a, 3, "level 3's own re-fire dropped");
+	KUNIT_EXPECT_EQ(test, marker_recursion_drops_read() - drops, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_nest",
+						marker_kunit_nest_probe, &seen));
+	marker_synchronize_unregister();
+}
+
+struct marker_kunit_other {
+	struct marker_kunit_seen seen;
+	struct completion done;
+	int ret;
+};
+
+/* Another task: registers, fires once, and says how that went. */
+static int marker_kunit_other_task(void *data)
+{
+	struct marker_kunit_other *o = data;
+
+	o->ret = marker_probe_register("marker_kunit_values", MARKER_KUNIT_FMT,
+				       marker_kunit_count, &o->seen);
+	if (!o->ret)
+		marker_kunit_fire(3, 4, "other");
+	complete(&o->done);
+	return 0;
+}
+
+/*
+ * A patch batch is its owner's: another task's registration while it is
+ * open patches its sites before returning, and its probe is called.
+ */
+static void marker_batch_belongs_to_caller(struct kunit *test)
+{
+	struct marker_kunit_other o = { };
+	struct marker_patch_batch batch;
+	struct task_struct *task;
+
+	init_completion(&o.done);
+	marker_patch_batch_begin(&batch);
+	task = kthread_run(marker_kunit_other_task, &o, "marker_kunit_other");
+	if (IS_ERR(task)) {
+		marker_patch_batch_end(&batch);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(task));
+		return;
+	}
+	wait_for_completion(&o.done);
+	KUNIT_EXPECT_EQ(test, o.ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, o.seen.calls, 1,
+			    "the other task's probe is called while this batch is open");
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &o.seen));
+	marker_synchronize_unregister();
+}
+
+/* One trace_mark() in an inline function, inlined three times. */
+static __always_inline void marker_kunit_inlined(int n)
+{
+	trace_mark(marker_kunit_inlined, "n %d", n);
+}
+
+static noinline void marker_kunit_inlined_1(void)
+{
+	marker_kunit_inlined(1);
+}
+
+static noinline void marker_kunit_inlined_2(void)
+{
+	marker_kunit_inlined(2);
+}
+
+static noinline void marker_kunit_inlined_3(void)
+{
+	marker_kunit_inlined(3);
+}
+
+struct marker_kunit_count_name {
+	const char *name;
+	unsigned int sites;	/* by marker_iterate_sites() */
+	unsigned int listed;	/* nr_sites by marker_iterate_names() */
+	unsigned int found;
+};
+
+static int marker_kunit_count_site(const struct marker_site_info *info,
+				   void *data)
+{
+	struct marker_kunit_count_name *c = data;
+
+	c->sites += !strcmp(info->marker->name, c->name);
+	return 0;
+}
+
+static int marker_kunit_count_listed(const struct marker_name_info *info,
+				     void *data)
+{
+	struct marker_kunit_count_name *c = data;
+
+	if (!strcmp(info->name, c->name)) {
+		c->listed = info->nr_sites;
+		c->found++;
+	}
+	return 0;
+}
+
+/*
+ * A name's site count is its real sites: one struct marker per file, but
+ * a patchable site per inlined copy.
+ */
+static void marker_sites_counted_per_copy(struct kunit *test)
+{
+	struct marker_kunit_count_name c = { .name = "marker_kunit_inlined" };
+	struct marker_kunit_seen seen = { };
+	unsigned int expect = 1;
+
+	if (IS_ENABLED(CONFIG_HAVE_ARCH_MARKER_SITES))
+		expect = 3;
+	marker_iterate_sites(marker_kunit_count_site, &c);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_iterate_names(marker_kunit_count_listed, &c));
+	KUNIT_EXPECT_EQ(test, c.found, 1);
+	KUNIT_EXPECT_EQ_MSG(test, c.sites, expect, "the sites listed");
+	KUNIT_EXPECT_EQ_MSG(test, c.listed, c.sites,
+			    "the name's count is its sites'");
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_inlined", "n %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_inlined_1();
+	marker_kunit_inlined_2();
+	marker_kunit_inlined_3();
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 3, "every copy is enabled");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_inlined",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+/*
+ * A typed probe detached without memory for a smaller array takes a stub
+ * of the typed probes' own type (a CFI kernel checks the type of every
+ * indirect call), a probe with a format one of marker_probe_func's.
+ */
+static void marker_typed_stub_typed(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_typed;
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_kunit_seen v1 = { }, v2 = { };
+	struct marker_probe_array *a;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t2));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &v1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed", NULL,
+					      marker_kunit_count, &v2));
+	kunit_activate_static_stub(test, marker_array_alloc,
+				   marker_kunit_no_memory);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_count, &v1));
+	kunit_deactivate_static_stub(test, marker_array_alloc);
+
+	rcu_read_lock_sched();
+	a = rcu_dereference_sched(t->probes);
+	KUNIT_EXPECT_NOT_NULL(test, a);
+	if (a) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[0].func, t->stub,
+					"the typed slot: the declaration's stub");
+		KUNIT_EXPECT_PTR_NE(test, a->varargs[0].func,
+				    (void *)marker_kunit_count);
+		KUNIT_EXPECT_PTR_NE(test, a->varargs[0].func, t->stub);
+	}
+	rcu_read_unlock_sched();
+	marker_kunit_fire_typed(5);
+	KUNIT_EXPECT_EQ(test, t1.calls, 0);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_EQ(test, v1.calls, 0);
+	KUNIT_EXPECT_EQ(test, v2.calls, 1);
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_count, &v2));
+	marker_synchronize_unregister();
+}
+
 /* Stands in for marker_array_alloc(): no memory for probe arrays. */
 static struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
 {
@@ -793,6 +1147,12 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_typed_recursion),
 	KUNIT_CASE(marker_typed_mixed_sites),
 	KUNIT_CASE(marker_unregister_without_memory),
+	KUNIT_CASE(marker_typed_direct_waits_across_entries),
+	KUNIT_CASE(marker_rcu_idle_skipped),
+	KUNIT_CASE(marker_recursion_nesting_levels),
+	KUNIT_CASE(marker_batch_belongs_to_caller),
+	KUNIT_CASE(marker_sites_counted_per_copy),
+	KUNIT_CASE(marker_typed_stub_typed),
 	{}
 };
 
@@ -1073,8 +1433,10 @@ static void marker_site_patch_batch(struct kunit *test)
 	struct marker_kunit_seen seen = { };
 	struct marker_kunit_site site;
 
+	struct marker_patch_batch batch, inner;
+
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
-	marker_patch_batch_begin();
+	marker_patch_batch_begin(&batch);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_register("marker_kunit_values",
 					      MARKER_KUNIT_FMT,
@@ -1085,19 +1447,21 @@ static void marker_site_patch_batch(struct kunit *test)
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_TRUE_MSG(test, site.enabled, "the probes are published");
 	marker_kunit_expect_nop(test, site.code);
-	marker_patch_batch_end();
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
 	marker_kunit_expect_jmp(test, site.code, site.target);
 	marker_kunit_fire(5, 6, "batch");
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL, marker_patch_batch_end(&batch),
+			    "a batch ends once");
 
-	marker_patch_batch_begin();
-	marker_patch_batch_begin();
+	marker_patch_batch_begin(&batch);
+	marker_patch_batch_begin(&inner);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("marker_kunit_values",
 						marker_kunit_probe, &seen));
-	marker_patch_batch_end();
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&inner));
 	marker_kunit_expect_jmp(test, site.code, site.target);
-	marker_patch_batch_end();
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
 	marker_kunit_expect_nop(test, site.code);
 	marker_synchronize_unregister();
 	marker_kunit_fire(7, 8, "off");
@@ -1324,6 +1688,103 @@ static void marker_site_optprobe_refused(struct kunit *test)
 #endif
 }
 
+/*
+ * The first byte of a site's out-of-line block is reserved with the site:
+ * nothing jumps there while the site is a NOP, so an optimized kprobe
+ * over the instructions before it could otherwise take it. A kprobe on
+ * those instructions is not optimized over it.
+ */
+static void marker_site_block_reserved(struct kunit *test)
+{
+	struct marker_kunit_site site;
+	int k, tried = 0;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_near");
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      marker_text_reserved((void *)site.target,
+						   (void *)site.target),
+			      "the block's first byte is reserved");
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      marker_text_reserved((void *)site.target - 4,
+						   (void *)site.target),
+			      "so is a range that ends there");
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       marker_text_reserved((void *)site.target + 1,
+						    (void *)site.target + 1),
+			       "the rest of the block is not");
+#ifdef CONFIG_OPTPROBES
+	for (k = 1; k < MARKER_SITE_SIZE; k++) {
+		struct kprobe kp = {
+			.pre_handler = marker_kunit_kprobe_handler,
+			.addr = (kprobe_opcode_t *)(site.target - k),
+		};
+
+		/* Not every address before the block starts an instruction. */
+		if (register_kprobe(&kp))
+			continue;
+		tried++;
+		KUNIT_EXPECT_FALSE_MSG(test, marker_kunit_optimized(kp.addr),
+				       "a kprobe %d bytes before a site's block is not optimized over it",
+				       k);
+		unregister_kprobe(&kp);
+	}
+	kunit_info(test, "%d kprobes tried before the block", tried);
+#endif
+}
+
+/*
+ * What held at early_initcall time, before marker_init() (this object is
+ * linked before marker.o): kprobes may be registered from the first
+ * initcalls on, and a core site must be refused to them already.
+ */
+static int marker_kunit_early_reserved = -1;
+static int marker_kunit_early_names = -1;
+
+static int marker_kunit_count_names(const struct marker_name_info *info,
+				    void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+static int __init marker_kunit_early(void)
+{
+	unsigned long code;
+
+	if (__stop___marker_sites - __start___marker_sites > 0) {
+		code = marker_site_code(__start___marker_sites);
+		marker_kunit_early_reserved =
+			marker_text_reserved((void *)code, (void *)code);
+	}
+	marker_kunit_early_names = 0;
+	marker_iterate_names(marker_kunit_count_names,
+			     &marker_kunit_early_names);
+	return 0;
+}
+early_initcall(marker_kunit_early);
+
+static void marker_site_reserved_before_init(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_early_names, 0,
+			    "the check ran before marker_init() attached a name");
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_early_reserved, 1,
+			    "a core site was reserved against kprobes then");
+}
+
+/* The table text_poke() writes through is read-only after init. */
+static void marker_site_table_read_only(struct kunit *test)
+{
+	KUNIT_EXPECT_GT(test, __stop___marker_sites - __start___marker_sites, 0);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      (void *)__start___marker_sites >=
+			      (void *)__start_ro_after_init &&
+			      (void *)__stop___marker_sites <=
+			      (void *)__end_ro_after_init,
+			      "__marker_sites %px-%px, ro_after_init %px-%px",
+			      __start___marker_sites, __stop___marker_sites,
+			      __start_ro_after_init, __end_ro_after_init);
+}
+
 /* 64 sites of 64 markers, for one batch. */
 #define MARKER_KUNIT_BATCH	64
 #define MB(n)	trace_mark(marker_kunit_batch_##n, "i %d", i)
@@ -1466,6 +1927,9 @@ static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_busy),
 	KUNIT_CASE(marker_site_busy_one_of_two),
 	KUNIT_CASE(marker_site_optprobe_refused),
+	KUNIT_CASE(marker_site_block_reserved),
+	KUNIT_CASE(marker_site_table_read_only),
+	KUNIT_CASE(marker_site_reserved_before_init),
 	KUNIT_CASE(marker_site_batch),
 	{}
 };
