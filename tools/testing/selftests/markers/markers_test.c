@@ -54,6 +54,9 @@
 #define TEST_HITS		DEBUGFS "/test_markers_probe/hits"
 #define KPROBE_TARGET		DEBUGFS "/test_markers_kprobe/target"
 #define KPROBE_RESULT		DEBUGFS "/test_markers_kprobe/result"
+#define LEAK_FIRE		DEBUGFS "/test_markers_leak/fire"
+#define LEAK_HITS		DEBUGFS "/test_markers_leak/hits"
+#define LEAK_SITES_RO		DEBUGFS "/test_markers_leak/sites_ro"
 #define TRACEFS			"/sys/kernel/tracing"
 #define KPROBE_EVENTS		TRACEFS "/kprobe_events"
 #define SITES			TRACEFS "/marker_sites"
@@ -73,6 +76,7 @@ enum test_module {
 	TEST_CONFLICT,
 	TEST_PROBE,
 	TEST_KPROBE,
+	TEST_LEAK,
 	NR_TEST_MODULES,
 };
 
@@ -86,6 +90,7 @@ static const struct {
 	[TEST_CONFLICT] = { "test_markers_conflict.ko", "test_markers_conflict" },
 	[TEST_PROBE] = { "test_markers_probe.ko", "test_markers_probe" },
 	[TEST_KPROBE] = { "test_markers_kprobe.ko", "test_markers_kprobe" },
+	[TEST_LEAK] = { "test_markers_leak.ko", "test_markers_leak" },
 };
 
 /* The markers marker-example fires from debugfs; example_init is extra. */
@@ -151,6 +156,7 @@ static int unload_module(enum test_module m)
 /* Users before the modules they use. */
 static void unload_all(void)
 {
+	unload_module(TEST_LEAK);
 	unload_module(TEST_KPROBE);
 	unload_module(TEST_PROBE);
 	unload_module(TEST_CONFLICT);
@@ -1089,6 +1095,69 @@ TEST_F_TIMEOUT(markers, conflict_heals_when_checked_probe_goes, TEST_TIMEOUT)
 	EXPECT_EQ(4, read_number(TEST_HITS))
 		TH_LOG("the healed site should reach the probe without a reload");
 	EXPECT_EQ(0, test_unregister("example_int"));
+}
+
+/*
+ * A module that goes with its probes attached (a typed probe on its own
+ * declaration, a probe with a format on the same name) has each named in a
+ * warning and dropped, and its declaration forgotten: a probe registered
+ * by name afterwards works, and the module loaded again has a usable site,
+ * not one in conflict with its former self.
+ */
+TEST_F_TIMEOUT(markers, leaked_probes_dropped_when_module_goes, TEST_TIMEOUT)
+{
+	static const char * const words[] = {
+		"test_markers_leak", "still attached", "test_leak_typed",
+	};
+	struct site site;
+	int kmsg;
+
+	load(_metadata, TEST_LEAK);
+	read_one_site(_metadata, "test_markers_leak", "test_leak_typed", &site);
+	check_site(_metadata, &site, true);
+	ASSERT_EQ(0, write_file(LEAK_FIRE, "2"));
+	EXPECT_EQ(4, read_number(LEAK_HITS))
+		TH_LOG("both of the module's probes should see both firings");
+	kmsg = kmsg_open_at_end();
+	ASSERT_LE(0, kmsg);
+	unload(_metadata, TEST_LEAK);
+	EXPECT_TRUE(kmsg_find(kmsg, words, 3))
+		TH_LOG("the leaked probes should be named in a warning");
+	close(kmsg);
+
+	load(_metadata, TEST_PROBE);
+	ASSERT_EQ(0, test_register("test_leak_typed n %d"))
+		TH_LOG("a probe by name should attach once the module is gone");
+	load(_metadata, TEST_LEAK);
+	read_one_site(_metadata, "test_markers_leak", "test_leak_typed", &site);
+	EXPECT_STRNE("conflict", site.state)
+		TH_LOG("the reloaded module's site should not conflict with its former self");
+	check_site(_metadata, &site, true);
+	ASSERT_EQ(0, write_file(LEAK_FIRE, "3"));
+	EXPECT_EQ(3, read_number(TEST_HITS))
+		TH_LOG("the probe registered by name should see the new site");
+	EXPECT_EQ(6, read_number(LEAK_HITS));
+	EXPECT_EQ(0, test_unregister("test_leak_typed"));
+	unload(_metadata, TEST_LEAK);
+}
+
+/*
+ * A module's __marker_sites, the code addresses marker updates patch
+ * through, are read-only once it is loaded, as its __jump_table.
+ */
+TEST_F_TIMEOUT(markers, module_site_table_read_only, TEST_TIMEOUT)
+{
+	long ro;
+
+	load(_metadata, TEST_LEAK);
+	ro = read_number(LEAK_SITES_RO);
+	if (ro < 0) {
+		unload(_metadata, TEST_LEAK);
+		SKIP(return, "no patchable sites");
+	}
+	EXPECT_EQ(1, ro)
+		TH_LOG("the module's __marker_sites should be read-only after init");
+	unload(_metadata, TEST_LEAK);
 }
 
 TEST_HARNESS_MAIN
