@@ -293,7 +293,8 @@ static inline int marker_patch_batch_end(struct marker_patch_batch *batch)
 	return 0;
 }
 
-#define EXPORT_MARKER_SYMBOL_GPL(name)
+#define EXPORT_MARKER_SYMBOL_GPL(name)					\
+	static_assert(sizeof(#name) <= MARKER_NAME_MAX)
 
 #define __DECLARE_MARKER(name, proto, args, format, values)		\
 	static __always_inline void mark_##name(proto)			\
@@ -648,20 +649,20 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
  *
  * In the file that defines CREATE_MARKERS, after including the header:
  * modules may then have mark_<name>() sites and register typed probes,
- * as EXPORT_TRACEPOINT_SYMBOL_GPL() lets them use a tracepoint. Exports
- * the declaration and what a module's site calls (the static call's
- * trampoline, or the iterator without static calls), never the static
- * call's key: only the registry retargets it. Without it, the marker is
- * for built-in code; probes with a format reach it by name from anywhere.
+ * as EXPORT_TRACEPOINT_SYMBOL_GPL() lets them use a tracepoint. Without
+ * it, the declaration is for built-in code; probes with a format reach
+ * the marker by name from anywhere. What a module's site calls (the
+ * static call's trampoline, or the iterator without static calls) is
+ * exported with every declaration, never the static call's key: only the
+ * registry retargets it.
  */
+#define EXPORT_MARKER_SYMBOL_GPL(name)					\
+	EXPORT_SYMBOL_GPL(__marker_typed_##name)
+
 #ifdef CONFIG_HAVE_STATIC_CALL
-#define EXPORT_MARKER_SYMBOL_GPL(name)					\
-	EXPORT_SYMBOL_GPL(__marker_typed_##name);			\
-	EXPORT_STATIC_CALL_TRAMP_GPL(marker_call_##name)
+#define __MARKER_EXPORT_CALL(n)	EXPORT_STATIC_CALL_TRAMP_GPL(marker_call_##n)
 #else
-#define EXPORT_MARKER_SYMBOL_GPL(name)					\
-	EXPORT_SYMBOL_GPL(__marker_typed_##name);			\
-	EXPORT_SYMBOL_GPL(__marker_iter_##name)
+#define __MARKER_EXPORT_CALL(n)	EXPORT_SYMBOL_GPL(__marker_iter_##n)
 #endif
 
 /*
@@ -683,6 +684,7 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 	static_assert(__same_type(&__marker_stub_##n, &__marker_iter_##n)); \
 	struct marker_typed __marker_typed_##n = __MARKER_TYPED_INIT(n, fmt); \
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
+	__MARKER_EXPORT_CALL(n);					\
 	static noinline void notrace					\
 	__marker_iter_va_##n(struct marker_probe *__p, __MARKER_PARAMS(proto)) \
 	{								\

@@ -205,6 +205,7 @@ static void notrace marker_probe_stub(const struct marker *marker,
 				      void *probe_private, va_list *args)
 {
 }
+
 static_assert(__same_type(&marker_probe_stub, marker_probe_func));
 
 /**

@@ -1780,7 +1780,7 @@ static void marker_site_table_read_only(struct kunit *test)
 			      (void *)__start_ro_after_init &&
 			      (void *)__stop___marker_sites <=
 			      (void *)__end_ro_after_init,
-			      "__marker_sites %px-%px, ro_after_init %px-%px",
+			      "__marker_sites %p-%p, ro_after_init %p-%p",
 			      __start___marker_sites, __stop___marker_sites,
 			      __start_ro_after_init, __end_ro_after_init);
 }
