@@ -6,7 +6,8 @@
  * of struct markers and of sites. With __marker_sites (sites-patchable*)
  * a marker's sites are its entries there, however many struct markers
  * they share: two for one struct marker inlined twice, none for a struct
- * marker whose code is gone.
+ * marker whose code is gone. Without (sites-generic*) they are its struct
+ * markers, one per file for the inlined copies, named by the file.
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,13 @@ static const struct sites_case cases[] = {
 	{ "sites-patchable", "sites_inlined", "sites_first+0x0,sites_second+0x0" },
 	{ "sites-patchable", "sites_twice", "sites_third+0x0,sites_third+0x5" },
 	{ "sites-patchable", "sites_dead", "" },
+	{ "sites-generic.o", "sites_inlined", "[sites_test] sites.S" },
+	{ "sites-generic.o", "sites_twice",
+	  "[sites_test] sites.S,[sites_test] sites.S" },
+	{ "sites-generic.o", "sites_dead", "[sites_test] sites.S" },
+	{ "sites-generic", "sites_inlined", "sites.S" },
+	{ "sites-generic", "sites_twice", "sites.S,sites.S" },
+	{ "sites-generic", "sites_dead", "sites.S" },
 	{ }
 };
 
