@@ -77,7 +77,7 @@ struct abi_elf {
 	char **marker_names;		/* per struct marker entry */
 	const char **marker_files;	/* its source file, from the symbols */
 	struct abi_table sites;
-	bool have_sites;
+	bool have_sites;		/* entries in __marker_sites */
 };
 
 static int abi_elf_error(struct abi_elf *e, const char *what)
@@ -567,6 +567,25 @@ static void abi_code_name(struct abi_elf *e, const struct abi_place *place,
 		 place->offset);
 }
 
+/* Adds the site @where, in this file, to the marker named @name. */
+static void abi_add_site(struct abi_elf *e, struct abi_set *set,
+			 const char *name, const char *where)
+{
+	char site[300];
+
+	if (e->module)
+		snprintf(site, sizeof(site), "[%s] %s", e->module, where);
+	else
+		snprintf(site, sizeof(site), "%s", where);
+	abi_marker_add_site(abi_set_find(set, name), site);
+}
+
+/*
+ * With patchable sites, a marker's sites are its __marker_sites entries:
+ * one per copy of its code, where the copies inlined in one translation
+ * unit share a struct marker, and none for a struct marker whose code the
+ * compiler found dead.
+ */
 static int abi_read_sites(struct abi_elf *e, struct abi_set *set)
 {
 	size_t nr = e->sites.size / MARKER_SITE_SIZE, i;
@@ -579,8 +598,7 @@ static int abi_read_sites(struct abi_elf *e, struct abi_set *set)
 		unsigned long long entry = i * MARKER_SITE_SIZE;
 		struct abi_place code, target;
 		unsigned long long index, addr = 0;
-		struct abi_marker *marker;
-		char where[256], site[300];
+		char where[256];
 
 		if (abi_table_target(e, &e->sites, entry + MARKER_SITE_MARKER_OFFSET,
 				     true, &target) ||
@@ -598,15 +616,32 @@ static int abi_read_sites(struct abi_elf *e, struct abi_set *set)
 			addr = e->sites.addr + entry +
 			       abi_read_s32(e->sites.data + entry);
 		abi_code_name(e, &code, addr, where, sizeof(where));
-
-		marker = abi_set_find(set, e->marker_names[index]);
-		if (e->module)
-			snprintf(site, sizeof(site), "[%s] %s", e->module, where);
-		else
-			snprintf(site, sizeof(site), "%s", where);
-		abi_marker_add_site(marker, site);
+		abi_add_site(e, set, e->marker_names[index], where);
 	}
 	return 0;
+}
+
+/*
+ * Without patchable sites (generic sites: CONFIG_MARKERS_GENERIC_SITES, or
+ * an architecture without them) nothing records where the code is: each
+ * struct marker counts as one site, named by its source file, or by its
+ * place in __markers if the symbols do not say. The copies of a marker
+ * inlined in one translation unit share their struct marker, so they
+ * count once.
+ */
+static void abi_read_generic_sites(struct abi_elf *e, struct abi_set *set)
+{
+	size_t nr = e->markers.size / e->marker_size, i;
+	char where[256];
+
+	for (i = 0; i < nr; i++) {
+		if (e->marker_files[i])
+			snprintf(where, sizeof(where), "%s", e->marker_files[i]);
+		else
+			snprintf(where, sizeof(where), "__markers+0x%llx",
+				 (unsigned long long)(i * e->marker_size));
+		abi_add_site(e, set, e->marker_names[i], where);
+	}
 }
 
 /* The module's name from .modinfo ("name=..."), NULL for vmlinux. */
@@ -734,14 +769,17 @@ int abi_read_elf(struct abi_set *set, const char *path)
 	ret = abi_find_table(&e, "__marker_sites", &e.sites);
 	if (ret < 0)
 		goto out;
-	e.have_sites = ret;
+	/* vmlinux bounds an empty table without patchable sites. */
+	e.have_sites = ret && e.sites.size;
 	ret = -1;
 	if (abi_marker_size(&e))
 		goto out;
 	abi_marker_files(&e);
 	if (abi_read_markers(&e, set))
 		goto out;
-	if (e.have_sites && abi_read_sites(&e, set))
+	if (!e.have_sites)
+		abi_read_generic_sites(&e, set);
+	else if (abi_read_sites(&e, set))
 		goto out;
 	set->has_typed = true;
 	set->has_sites = true;

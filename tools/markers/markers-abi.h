@@ -44,7 +44,12 @@ struct abi_marker {
 	bool conflict;			/* sites with different formats */
 	struct abi_field fields[MARKER_FIELDS_MAX];
 	int nr_fields;
-	char **sites;			/* "function+0xoffset", "[module] ..." */
+	/*
+	 * One per __marker_sites entry, "function+0xoffset"; in a file
+	 * without patchable sites one per struct marker, its source file.
+	 * "[module] " first in a module.
+	 */
+	char **sites;
 	int nr_sites;
 };
 
