@@ -11,6 +11,8 @@
 #                cycles under load, and the fuzzer, one table
 #                (harness/stress); KCONFIG=sanitizers|preempt-none runs
 #                it on that kernel
+#   make check-cfi  the KUnit suites on a kCFI kernel (clang-16,
+#                configs/cfi.config; harness/check-cfi)
 #   make check-sanitizers, make check-preempt-none
 #                the guest tests on the kernel of configs/sanitizers.config
 #                (KASAN, KFENCE, kmemleak, PREEMPT) or
@@ -84,7 +86,8 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 
 .PHONY: check check-arm64 run shell bench deps source overlay kernel guest \
 	nomarkers nomodules generic checkpatch sparse markers-abi stress series \
-	series-check htmldocs clean distclean check-sanitizers check-preempt-none
+	series-check htmldocs clean distclean check-sanitizers check-preempt-none \
+	check-cfi
 
 check:
 	@$(H)/check
@@ -129,6 +132,9 @@ check-sanitizers: overlay
 
 check-preempt-none: overlay
 	@$(H)/check-config preempt-none $(FRAGMENTS_preempt-none)
+
+check-cfi: overlay
+	@$(H)/check-cfi
 
 nomarkers: overlay
 	@$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config

@@ -409,7 +409,9 @@ void __marker_probe_call(const struct marker *marker, ...);
 static __always_inline bool marker_probes_may_run(void)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	if (unlikely(!rcu_is_watching_curr_cpu()))
+	/* rcu_is_watching_curr_cpu() in one per-CPU load. */
+	if (unlikely(!(raw_cpu_read(context_tracking.state.counter) &
+		       CT_RCU_WATCHING)))
 		return false;
 #else
 	if (unlikely(!rcu_is_watching()))
