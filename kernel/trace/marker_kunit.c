@@ -719,11 +719,16 @@ static void marker_typed_direct_waits_across_entries(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test,
 			    static_call_query(marker_call___marker_kunit_unsited),
 			    (void *)marker_kunit_mixed_probe);
+	/*
+	 * A grace period from here covers every CPU that read t1's array
+	 * before the unregistration: the registry's own cookie, taken as it
+	 * withdraws the array, is this one or a later one.
+	 */
+	gone = get_state_synchronize_rcu();
 	KUNIT_ASSERT_EQ(test, 0,
 			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
 							       &t1));
 	/* No site, no probe: the entry is gone; t1's array is not yet. */
-	gone = get_state_synchronize_rcu();
 	KUNIT_ASSERT_EQ(test, 0,
 			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
 							     &t2));
