@@ -1702,9 +1702,8 @@ static void marker_site_optprobe_refused(struct kunit *test)
 static void marker_site_block_reserved(struct kunit *test)
 {
 	struct marker_kunit_site site;
-	int k, tried = 0;
 
-	marker_kunit_get_site(test, &site, "marker_kunit_near");
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_TRUE_MSG(test,
 			      marker_text_reserved((void *)site.target,
 						   (void *)site.target),
@@ -1718,22 +1717,28 @@ static void marker_site_block_reserved(struct kunit *test)
 						    (void *)site.target + 1),
 			       "the rest of the block is not");
 #ifdef CONFIG_OPTPROBES
-	for (k = 1; k < MARKER_SITE_SIZE; k++) {
-		struct kprobe kp = {
-			.pre_handler = marker_kunit_kprobe_handler,
-			.addr = (kprobe_opcode_t *)(site.target - k),
-		};
+	{
+		int k, tried = 0;
 
-		/* Not every address before the block starts an instruction. */
-		if (register_kprobe(&kp))
-			continue;
-		tried++;
-		KUNIT_EXPECT_FALSE_MSG(test, marker_kunit_optimized(kp.addr),
-				       "a kprobe %d bytes before a site's block is not optimized over it",
-				       k);
-		unregister_kprobe(&kp);
+		marker_kunit_get_site(test, &site, "marker_kunit_near");
+		for (k = 1; k < MARKER_SITE_SIZE; k++) {
+			struct kprobe kp = {
+				.pre_handler = marker_kunit_kprobe_handler,
+				.addr = (kprobe_opcode_t *)(site.target - k),
+			};
+
+			/* Not every address before the block starts an instruction. */
+			if (register_kprobe(&kp))
+				continue;
+			tried++;
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       marker_kunit_optimized(kp.addr),
+					       "a kprobe %d bytes before a site's block is not optimized over it",
+					       k);
+			unregister_kprobe(&kp);
+		}
+		kunit_info(test, "%d kprobes tried before the block", tried);
 	}
-	kunit_info(test, "%d kprobes tried before the block", tried);
 #endif
 }
 
