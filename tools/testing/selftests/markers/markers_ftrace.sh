@@ -4,7 +4,8 @@
 # What ftrace does with a trace event it does with a marker event: a
 # histogram trigger keyed on a marker field, an event probe on a marker
 # event, a synthetic wakeup-latency event built from the sched_wakeup and
-# sched_switch markers, set_event_pid, string filters with globs, and the
+# sched_switch markers, set_event_pid (sched_switch under the stock rule
+# of sched:sched_switch), string filters with globs, and the
 # snapshot and stacktrace triggers. The workload is markers_work, whose
 # hits are known (futex waits with given values, sleeps).
 
@@ -152,6 +153,59 @@ test_set_event_pid() {
 		fail "expected no other events: $(grep futex_wait: "$TRACEFS/trace")"
 }
 
+# switch_counts P: "prev next prev next": the switches out of and into pid
+# P that sched:sched_switch, then markers:sched_switch recorded.
+switch_counts() {
+	local t=$TRACEFS/trace
+	echo "$(grep -c "sched_switch: prev_comm=.* prev_pid=$1 prev_prio=" $t)" \
+		"$(grep -c "sched_switch: prev_comm=.* next_pid=$1 next_prio=" $t)" \
+		"$(grep -c "sched_switch: prev_pid=$1 prev_tgid=" $t)" \
+		"$(grep -c "sched_switch: prev_pid=.* next_pid=$1 next_tgid=" $t)"
+}
+
+# set_event_pid and set_event_notrace_pid treat markers:sched_switch as
+# ftrace treats sched:sched_switch: a switch is recorded when prev or next
+# is a task the file lets through. Both events on, for a task that sleeps
+# 15 times: the same switches out of and into it, in the same run.
+test_sched_switch_pid_rule() {
+	local file p counts
+	[ -d "$TRACEFS/events/sched/sched_switch" ] ||
+		fail "no sched:sched_switch" || return 1
+	for file in set_event_pid set_event_notrace_pid; do
+		rm -f $OUT/go
+		mkfifo $OUT/go
+		sh -c "read x <$OUT/go; exec $WORK sleep 15 10" &
+		p=$!
+		# Blocked on the FIFO before the events go on together
+		sleep 0.2
+		echo 0 >"$TRACEFS/tracing_on"
+		: >"$TRACEFS/trace"
+		echo "$p" >"$TRACEFS/$file" || fail "$file refused $p"
+		echo 1 >"$TRACEFS/events/sched/sched_switch/enable"
+		echo 1 >"$EVENTS/sched_switch/enable"
+		echo 1 >"$TRACEFS/tracing_on"
+		release $OUT/go || fail "cannot start the workload"
+		wait $p || fail "markers_work failed"
+		# Its last switch, out of the dead task, may come after wait
+		sleep 0.2
+		echo 0 >"$TRACEFS/tracing_on"
+		echo 0 >"$TRACEFS/events/sched/sched_switch/enable"
+		echo 0 >"$EVENTS/sched_switch/enable"
+		: >"$TRACEFS/$file"
+		counts=$(switch_counts $p)
+		echo "# $file $p: out, in: sched:sched_switch ${counts% * *}," \
+			"markers:sched_switch ${counts#* * }"
+		set -- $counts
+		[ "$1" -ge 16 ] && [ "$2" -ge 16 ] ||
+			fail "$file: sched:sched_switch recorded $1 switches out of" \
+				"and $2 into the task, expected 16 or more"
+		[ "$3" = "$1" ] && [ "$4" = "$2" ] ||
+			fail "$file: markers:sched_switch recorded $3 switches out of" \
+				"and $4 into the task, sched:sched_switch $1 and $2"
+		echo 1 >"$TRACEFS/tracing_on"
+	done
+}
+
 # filter EXPR: the sched_process_exit events of two markers_work and one
 # true process that EXPR selects, as "comm pid" lines.
 exits_with_filter() {
@@ -224,7 +278,7 @@ reset_tracing
 rm -rf $OUT
 mkdir -p $OUT
 
-tap_plan 8
+tap_plan 9
 if [ -f "$EVENTS/futex_wait/hist" ]; then
 	run_test "hist:keys=val,op on markers:futex_wait counts each" test_hist_futex
 	run_test "hist:keys=prev_pid on markers:sched_switch" test_hist_sched_switch
@@ -245,6 +299,8 @@ else
 		"no CONFIG_SYNTH_EVENTS"
 fi
 run_test "set_event_pid selects one task's marker events" test_set_event_pid
+run_test "set_event_pid and set_event_notrace_pid: sched_switch as stock" \
+	test_sched_switch_pid_rule
 run_test "string filters and globs on a marker's %s field" test_string_filters
 if [ -f "$TRACEFS/snapshot" ]; then
 	run_test "snapshot trigger on a marker event" test_snapshot_trigger
