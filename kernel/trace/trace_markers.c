@@ -46,8 +46,6 @@
 #include "trace.h"
 #include "trace_output.h"
 
-#define MARKER_SYSTEM		"markers"
-
 /* Longest string stored for a %s field, terminating NUL included. */
 #define MARKER_EVENT_STRING_MAX	256
 
@@ -773,7 +771,7 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	if (!event->call.print_fmt)
 		goto fail;
 
-	event->class.system = MARKER_SYSTEM;
+	event->class.system = TRACE_MARKER_SYSTEM;
 	event->class.reg = marker_event_reg;
 	event->class.fields_array = marker_event_fields_array;
 	INIT_LIST_HEAD(&event->class.fields);
@@ -1281,6 +1279,8 @@ static __init int marker_trace_init(void)
 	marker_events_update();
 	marker_events_ready = true;
 	mutex_unlock(&event_mutex);
+	/* trace_event= and trace_trigger= ran before there were events */
+	trace_boot_enable_late_events(TRACE_MARKER_SYSTEM);
 
 #ifdef CONFIG_MODULES
 	ret = register_module_notifier(&marker_events_module_nb);
