@@ -19,8 +19,8 @@
  * for new names and removes those of names left without sites or whose
  * format changed, disabling them first. The events are dynamic events
  * (TRACE_EVENT_FL_DYNAMIC): perf, triggers and trace_get_event_file() users
- * hold a reference, and an event that is held is not removed but left as an
- * orphan until the last reference goes.
+ * hold a reference, triggers put it in soft mode, and an event that is held
+ * either way is not removed but left as it is, an orphan, until released.
  *
  * Locking: event_mutex protects marker_events and every event's state; the
  * marker core's mutex nests inside it (marker_iterate_sites(), probe
@@ -818,12 +818,40 @@ static int marker_event_add(const struct marker_name *n)
 }
 
 /*
+ * Whether something holds @event: a reference (perf, an enable_event
+ * trigger or an eprobe, a kernel user of trace_get_event_file()) or the
+ * soft mode of a file (a trigger of the event in an instance, or one that
+ * enables it), which makes trace_remove_event_call() refuse. Caller holds
+ * event_mutex.
+ */
+static bool marker_event_held(struct marker_event *event)
+{
+	struct trace_event_file *file;
+	struct trace_array *tr;
+
+	lockdep_assert_held(&event_mutex);
+	if (trace_event_dyn_busy(&event->call))
+		return true;
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		list_for_each_entry(file, &tr->events, list) {
+			if (file->event_call != &event->call)
+				continue;
+			if (file->flags & EVENT_FILE_FL_SOFT_MODE)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/*
  * Remove @event: disable it in every instance (the reg callback detaches
  * its probes and waits for them), then take it out of tracefs. An event
- * something holds a reference to (perf, an enable_event trigger or an
- * eprobe, a kernel user of trace_get_event_file()) is left as it is, an
- * orphan, until a rescan after the last reference went removes it. Caller
- * holds event_mutex, which reference takers hold too.
+ * something holds (marker_event_held()) is left as it is, enabled where
+ * it was, an orphan: it is removed once released, when a release tells
+ * the face (perf closing it, the last trigger on it going) or else at a
+ * later look at the orphans (marker_events_work_fn()). Caller holds
+ * event_mutex, which reference takers hold too.
  *
  * Return: 0, or -EBUSY when the event is left as an orphan.
  */
@@ -835,7 +863,7 @@ static int marker_event_remove(struct marker_event *event)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (trace_event_dyn_busy(&event->call)) {
+	if (marker_event_held(event)) {
 		event->orphan = true;
 		return -EBUSY;
 	}
@@ -845,8 +873,7 @@ static int marker_event_remove(struct marker_event *event)
 				continue;
 			if (file->flags & EVENT_FILE_FL_WAS_ENABLED)
 				used = true;
-			if ((file->flags & EVENT_FILE_FL_ENABLED) &&
-			    !(file->flags & EVENT_FILE_FL_SOFT_MODE)) {
+			if (file->flags & EVENT_FILE_FL_ENABLED) {
 				trace_event_enable_disable(file, 0, 0);
 				disabled = true;
 			}
@@ -878,7 +905,7 @@ static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data)
 {
 	struct marker_event *event = call->data;
-	int __maybe_unused ret;		/* only with CONFIG_PERF_EVENTS */
+	int ret;
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
@@ -891,8 +918,12 @@ static int marker_event_reg(struct trace_event_call *call,
 		 * goes (marker_event_remove() waits) or its instance does
 		 * (event_trace_del_tracer() waits, synchronize_rcu()).
 		 */
-		return marker_probe_unregister(event->name, marker_event_probe,
-					       data);
+		ret = marker_probe_unregister(event->name, marker_event_probe,
+					      data);
+		/* Perhaps the last trigger holding an orphan in soft mode */
+		if (event->orphan)
+			mod_delayed_work(system_wq, &marker_events_work, 0);
+		return ret;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
 		return marker_probe_register(event->name, event->format,
@@ -1012,21 +1043,31 @@ static struct marker_event *marker_event_find(const char *name)
 
 /* ---- Keeping the events in step with the sites ---- */
 
+/* Whether an event is an orphan. Caller holds event_mutex. */
+static bool marker_events_have_orphans(void)
+{
+	struct marker_event *event;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(event, &marker_events, list)
+		if (event->orphan)
+			return true;
+	return false;
+}
+
 /*
  * Add an event for each name with sites and a format that parses, remove
  * the events of names without sites or whose format changed. An event
  * that cannot be removed because it is held stays an orphan, and keeps
- * its name from a new event, until a later run finds it released: while
- * there are orphans this runs again every MARKER_ORPHAN_RETRY. Called at
- * boot, when a module with markers comes or goes and from
- * marker_events_work, with event_mutex held.
+ * its name from a new event, until it is found released
+ * (marker_events_work_fn()). Called at boot, when a module with markers
+ * comes or goes and from marker_events_work, with event_mutex held.
  */
 static void marker_events_update(void)
 {
 	struct marker_event *event, *tmp;
 	struct marker_names names;
 	struct marker_name *n;
-	bool orphans = false;
 	unsigned int i;
 	int ret;
 
@@ -1057,25 +1098,53 @@ static void marker_events_update(void)
 	}
 	marker_names_free(&names);
 
-	list_for_each_entry(event, &marker_events, list)
-		orphans |= event->orphan;
-	if (orphans)
+	if (marker_events_have_orphans())
 		schedule_delayed_work(&marker_events_work, MARKER_ORPHAN_RETRY);
+}
+
+/*
+ * Remove the orphans nothing holds any more, without looking at the
+ * names. Caller holds event_mutex.
+ *
+ * Return: whether one was removed (its name may now get an event of its
+ * new format).
+ */
+static bool marker_events_reap(void)
+{
+	struct marker_event *event, *tmp;
+	bool removed = false;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry_safe(event, tmp, &marker_events, list)
+		if (event->orphan && !marker_event_remove(event))
+			removed = true;
+	return removed;
 }
 
 /* Set once marker_trace_init() has made the first events. */
 static bool marker_events_ready;
 
+/* Set by marker_trace_names_changed(): the work rescans the names. */
+static atomic_t marker_events_names_changed = ATOMIC_INIT(0);
+
 /*
- * Rescans the names: after a format conflict healed, when perf lets go of
- * an orphan, and every MARKER_ORPHAN_RETRY while an orphan is held (the
- * holders' trace_event_put_ref() tells nobody). Process context.
+ * Rescans the names after a format conflict healed, and after an orphan
+ * was removed. Otherwise it only looks at the orphans: when a release
+ * may have let one go (perf or the last trigger let go of it), and every
+ * MARKER_ORPHAN_RETRY while one is held, as the other holders'
+ * trace_event_put_ref() tells nobody. Process context.
  */
 static void marker_events_work_fn(struct work_struct *work)
 {
 	mutex_lock(&event_mutex);
-	if (marker_events_ready)
+	if (!marker_events_ready)
+		goto out;
+	if (atomic_xchg(&marker_events_names_changed, 0) ||
+	    marker_events_reap())
 		marker_events_update();
+	else if (marker_events_have_orphans())
+		schedule_delayed_work(&marker_events_work, MARKER_ORPHAN_RETRY);
+out:
 	mutex_unlock(&event_mutex);
 }
 
@@ -1093,6 +1162,7 @@ static void marker_events_work_fn(struct work_struct *work)
  */
 void marker_trace_names_changed(void)
 {
+	atomic_set(&marker_events_names_changed, 1);
 	mod_delayed_work(system_wq, &marker_events_work, 0);
 }
 
