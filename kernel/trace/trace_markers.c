@@ -720,6 +720,20 @@ static enum marker_event_op marker_event_op(const struct marker_field *f)
 	}
 }
 
+/*
+ * A field of @n named as the common fields are (common_pid, ...), which
+ * it would shadow in filters and triggers, or NULL.
+ */
+static const char *marker_name_reserved_field(const struct marker_name *n)
+{
+	int i;
+
+	for (i = 0; i < n->nr_fields; i++)
+		if (str_has_prefix(n->fields[i].name, "common_"))
+			return n->fields[i].name;
+	return NULL;
+}
+
 static void marker_event_free(struct marker_event *event)
 {
 	kfree(event->call.print_fmt);
@@ -731,7 +745,8 @@ static void marker_event_free(struct marker_event *event)
 /*
  * Build the event of the name @n, from the fields the registry parsed.
  * Return: the event, or NULL with *@err set: -EINVAL or -E2BIG when the
- * format does not parse, -ENOMEM.
+ * format does not parse, -EEXIST when a field is named as a common field
+ * is, -ENOMEM.
  */
 static struct marker_event *marker_event_alloc(const struct marker_name *n,
 					       int *err)
@@ -743,6 +758,10 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 
 	if (nr < 0) {
 		*err = nr;
+		return NULL;
+	}
+	if (marker_name_reserved_field(n)) {
+		*err = -EEXIST;
 		return NULL;
 	}
 
@@ -1092,7 +1111,7 @@ static void marker_events_update(void)
 		if (!n->nr_sites || marker_event_find(n->name))
 			continue;
 		ret = marker_event_add(n);
-		if (ret && ret != -EINVAL && ret != -E2BIG)
+		if (ret && ret != -EINVAL && ret != -E2BIG && ret != -EEXIST)
 			pr_warn("cannot add the event of marker %s: %d\n",
 				n->name, ret);
 	}
@@ -1206,6 +1225,8 @@ static const char *marker_name_event(const struct marker_name *n,
 		return "no-event:too-many-fields";
 	if (n->nr_fields < 0)
 		return "no-event:bad-format";
+	if (marker_name_reserved_field(n))
+		return "no-event:reserved-field";
 	return "no-event";
 }
 
