@@ -133,8 +133,8 @@ static LIST_HEAD(marker_events);
 
 /*
  * Shown in marker_stats: records the ring buffer or perf could not take
- * (lost), and records not written because tracing was off for them
- * (filtered).
+ * (lost), and records not written because tracing was off for them or
+ * the event's filter refused them (filtered).
  */
 static DEFINE_PER_CPU(unsigned long, marker_trace_lost);
 static DEFINE_PER_CPU(unsigned long, marker_trace_filtered);
@@ -354,7 +354,8 @@ static void marker_event_store(const struct marker_event *event, void *entry,
 }
 
 /*
- * Count a record trace_event_buffer_reserve() refused. It refuses records
+ * Count a record trace_event_buffer_reserve() refused, unless the event is
+ * soft disabled (its records are not counted). It refuses records
  * of tasks set_event_pid leaves out; the ring buffer refuses writes while
  * it is not recording (tracing_on is 0, or a reset, resize or snapshot
  * holds it) and on a CPU left out of tracing_cpumask. Those records were
@@ -366,6 +367,9 @@ static void marker_event_refused(struct trace_event_file *file)
 {
 	struct trace_array *tr = file->tr;
 
+	/* Built only for a trigger's condition: not a record of the event */
+	if (file->flags & EVENT_FILE_FL_SOFT_DISABLED)
+		return;
 	if (((file->flags & EVENT_FILE_FL_PID_FILTER) &&
 	     trace_event_ignore_this_pid(file)) ||
 	    !ring_buffer_record_is_on(tr->array_buffer.buffer) ||
@@ -373,6 +377,66 @@ static void marker_event_refused(struct trace_event_file *file)
 		this_cpu_inc(marker_trace_filtered);
 	else
 		this_cpu_inc(marker_trace_lost);
+}
+
+/*
+ * Commit the record of an event with a filter, counting it if it is not
+ * written. ftrace builds such a record in a per-CPU buffer
+ * (trace_buffered_event) when it can, and trace_event_buffer_commit()
+ * copies it into the ring buffer only if the filter takes it; neither
+ * says whether the record was written. The filter is run here first (so
+ * twice for an event with a filter): a record it refuses was filtered.
+ * A record it takes that is already in the ring buffer is written. The
+ * copy of one in the per-CPU buffer is refused, as a reservation would
+ * be, while the buffer is not recording or the CPU is outside
+ * tracing_cpumask (filtered), and when the buffer is full without
+ * overwrite, which the ring buffer counts in the CPU's dropped events
+ * (lost). Context: any (probe context); no locks.
+ */
+static noinline void marker_event_commit_filtered(struct trace_event_buffer *fbuffer)
+{
+	struct trace_event_file *file = fbuffer->trace_file;
+	struct trace_buffer *buffer = fbuffer->buffer;
+	int cpu = smp_processor_id();
+	unsigned long dropped;
+
+	if (file->flags & EVENT_FILE_FL_SOFT_DISABLED) {
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	if (!filter_match_preds(rcu_dereference_sched(file->filter),
+				fbuffer->entry)) {
+		this_cpu_inc(marker_trace_filtered);
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	if (this_cpu_read(trace_buffered_event) != fbuffer->event) {
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	if (!ring_buffer_record_is_on(buffer) ||
+	    !cpumask_test_cpu(cpu, file->tr->tracing_cpumask)) {
+		this_cpu_inc(marker_trace_filtered);
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	dropped = ring_buffer_dropped_events_cpu(buffer, cpu);
+	trace_event_buffer_commit(fbuffer);
+	if (ring_buffer_dropped_events_cpu(buffer, cpu) != dropped)
+		this_cpu_inc(marker_trace_lost);
+}
+
+/*
+ * Commit a reserved record: written unless the event has a filter, whose
+ * records marker_event_commit_filtered() commits and counts. Context: any
+ * (probe context).
+ */
+static __always_inline void marker_event_commit(struct trace_event_buffer *fbuffer)
+{
+	if (unlikely(fbuffer->trace_file->flags & EVENT_FILE_FL_FILTERED))
+		marker_event_commit_filtered(fbuffer);
+	else
+		trace_event_buffer_commit(fbuffer);
 }
 
 /*
@@ -399,7 +463,7 @@ static noinline void marker_event_record_strings(struct trace_event_file *file,
 		return;
 	}
 	marker_event_store(event, entry, &v);
-	trace_event_buffer_commit(&fbuffer);
+	marker_event_commit(&fbuffer);
 }
 
 /*
@@ -444,7 +508,7 @@ static void notrace marker_event_probe(const struct marker *marker,
 		return;
 	}
 	marker_event_store_args(event, entry, args);
-	trace_event_buffer_commit(&fbuffer);
+	marker_event_commit(&fbuffer);
 }
 
 #ifdef CONFIG_PERF_EVENTS
