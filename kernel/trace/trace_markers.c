@@ -74,6 +74,9 @@ struct marker_event_field {
 	enum marker_event_op op;
 };
 
+/* Most fields of an event that name tasks for the pid filter. */
+#define MARKER_EVENT_PID_FIELDS	2
+
 /*
  * The trace event of one marker name; on marker_events under event_mutex.
  * Its record is a struct trace_entry followed by the fields at @offset,
@@ -88,8 +91,30 @@ struct marker_event {
 	bool orphan;			/* no sites or stale format; held */
 	bool has_strings;		/* a %s or %c field: size varies */
 	unsigned int fixed_size;	/* entry size before the strings */
+	/* Fields whose tasks set_event_pid lets through, as for current */
+	unsigned int nr_pid_fields;
+	unsigned int pid_field[MARKER_EVENT_PID_FIELDS];
 	unsigned int nr_fields;
 	struct marker_event_field fields[] __counted_by(nr_fields);
+};
+
+/*
+ * ftrace's pid filter brackets the scheduler's tracepoints that name a
+ * second task (event_filter_pid_sched_*_probe_pre() and _post() in
+ * trace_events.c): sched:sched_switch is recorded when prev or next is a
+ * task set_event_pid and set_event_notrace_pid let through,
+ * sched:sched_wakeup and sched:sched_wakeup_new when the waker or the
+ * woken task is. The markers of the same names fire after those
+ * tracepoints, outside the bracket, so their events apply the same rule
+ * themselves, from these fields of their records.
+ */
+static const struct marker_event_pid_rule {
+	const char *name;
+	const char *fields[MARKER_EVENT_PID_FIELDS];
+} marker_event_pid_rules[] = {
+	{ "sched_switch", { "prev_pid", "next_pid" } },
+	{ "sched_wakeup", { "pid" } },
+	{ "sched_wakeup_new", { "pid" } },
 };
 
 /* A snapshot of one name of the registry (marker_iterate_names()). */
@@ -467,26 +492,13 @@ static noinline void marker_event_record_strings(struct trace_event_file *file,
 }
 
 /*
- * marker_event_probe - the probe of one enabled event file
- * @marker: the site that fired
- * @probe_private: the struct trace_event_file the probe was registered for
- * @args: the site's arguments
- *
- * Context: the site's: task, softirq, hard IRQ or NMI, possibly with the
- * runqueue lock held, preemption disabled. Allocates nothing and takes no
- * lock beyond what trace_event_buffer_reserve() and
- * trace_event_buffer_commit() take (none: the ring buffer is lockless for
- * writers). Records not written are counted as filtered or lost
- * (marker_event_refused()); strings are cut so that no record is too
- * large for the ring buffer. A record without strings has the event's
- * fixed size: it is reserved at once and filled from @args, as a
- * TRACE_EVENT() fills its entry.
+ * Write the record of one hit of @event into the instance of @file, or
+ * count why it is not written. Context: as marker_event_probe().
  */
-static void notrace marker_event_probe(const struct marker *marker,
-				       void *probe_private, va_list *args)
+static __always_inline void marker_event_record(struct trace_event_file *file,
+						struct marker_event *event,
+						va_list *args)
 {
-	struct trace_event_file *file = probe_private;
-	struct marker_event *event = file->event_call->data;
 	/* Every member is set by trace_event_buffer_reserve() */
 	struct trace_event_buffer fbuffer __uninitialized;
 	void *entry;
@@ -509,6 +521,97 @@ static void notrace marker_event_probe(const struct marker *marker,
 	}
 	marker_event_store_args(event, entry, args);
 	marker_event_commit(&fbuffer);
+}
+
+/*
+ * Whether the pid files of @tr leave @pid out, as trace_ignore_this_task()
+ * says of a task. Context: any (probe context), preemption disabled.
+ */
+static bool marker_event_pid_ignored(struct trace_array *tr, pid_t pid)
+{
+	struct trace_pid_list *pids = rcu_dereference_sched(tr->filtered_pids);
+	struct trace_pid_list *no_pids;
+
+	no_pids = rcu_dereference_sched(tr->filtered_no_pids);
+	return (pids && !trace_find_filtered_pid(pids, pid)) ||
+	       (no_pids && trace_find_filtered_pid(no_pids, pid));
+}
+
+/*
+ * Whether every task the pid fields of @event name is left out. The
+ * fields are read from a copy of @args. Context: any (probe context).
+ */
+static bool marker_event_pids_ignored(struct trace_array *tr,
+				      const struct marker_event *event,
+				      va_list *args)
+{
+	unsigned int i, last = event->pid_field[event->nr_pid_fields - 1];
+	u64 value[MARKER_FIELDS_MAX];
+	va_list copy;
+
+	va_copy(copy, *args);
+	for (i = 0; i <= last; i++)
+		value[i] = marker_event_arg(&event->fields[i], &copy);
+	va_end(copy);
+	for (i = 0; i < event->nr_pid_fields; i++)
+		if (!marker_event_pid_ignored(tr, (pid_t)value[event->pid_field[i]]))
+			return false;
+	return true;
+}
+
+/*
+ * The record of an event with pid fields while a pid file is set: as
+ * ftrace's pid probes on the tracepoint do, the CPU's ignore_pid (which
+ * says whether current is left out) is cleared around the record when a
+ * task of the pid fields is let through, then set back. Context: as
+ * marker_event_probe(): the scheduler's markers run with interrupts off.
+ */
+static noinline void marker_event_record_pids(struct trace_event_file *file,
+					      struct marker_event *event,
+					      va_list *args)
+{
+	struct trace_array_cpu *data = this_cpu_ptr(file->tr->array_buffer.data);
+
+	if (!READ_ONCE(data->ignore_pid) ||
+	    marker_event_pids_ignored(file->tr, event, args)) {
+		marker_event_record(file, event, args);
+		return;
+	}
+	WRITE_ONCE(data->ignore_pid, false);
+	marker_event_record(file, event, args);
+	WRITE_ONCE(data->ignore_pid, true);
+}
+
+/*
+ * marker_event_probe - the probe of one enabled event file
+ * @marker: the site that fired
+ * @probe_private: the struct trace_event_file the probe was registered for
+ * @args: the site's arguments
+ *
+ * Context: the site's: task, softirq, hard IRQ or NMI, possibly with the
+ * runqueue lock held, preemption disabled. Allocates nothing and takes no
+ * lock beyond what trace_event_buffer_reserve() and
+ * trace_event_buffer_commit() take (none: the ring buffer is lockless for
+ * writers). Records not written are counted as filtered or lost, each
+ * once (marker_event_refused(), marker_event_commit_filtered()); strings
+ * are cut so that no record is too large for the ring buffer. A record
+ * without strings has the event's fixed size: it is reserved at once and
+ * filled from @args, as a TRACE_EVENT() fills its entry. Under a pid
+ * file, the events of the scheduler's markers that name a second task
+ * follow the rule of their tracepoints' events (marker_event_pid_rules).
+ */
+static void notrace marker_event_probe(const struct marker *marker,
+				       void *probe_private, va_list *args)
+{
+	struct trace_event_file *file = probe_private;
+	struct marker_event *event = file->event_call->data;
+
+	if (unlikely(event->nr_pid_fields &&
+		     (file->flags & EVENT_FILE_FL_PID_FILTER))) {
+		marker_event_record_pids(file, event, args);
+		return;
+	}
+	marker_event_record(file, event, args);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -798,6 +901,36 @@ static const char *marker_name_reserved_field(const struct marker_name *n)
 	return NULL;
 }
 
+/* The pid fields of @event, if its name has a rule and the fields are ints. */
+static void marker_event_set_pid_fields(struct marker_event *event)
+{
+	const struct marker_event_pid_rule *rule;
+	unsigned int r, f, i;
+
+	for (r = 0; r < ARRAY_SIZE(marker_event_pid_rules); r++)
+		if (!strcmp(marker_event_pid_rules[r].name, event->name))
+			break;
+	if (r == ARRAY_SIZE(marker_event_pid_rules))
+		return;
+	rule = &marker_event_pid_rules[r];
+	for (i = 0; i < MARKER_EVENT_PID_FIELDS && rule->fields[i]; i++) {
+		for (f = 0; f < event->nr_fields; f++)
+			if (!strcmp(event->fields[f].field.name, rule->fields[i]))
+				break;
+		if (f == event->nr_fields ||
+		    event->fields[f].op != MARKER_EVENT_U32) {
+			event->nr_pid_fields = 0;
+			return;
+		}
+		/* In format order: marker_event_pids_ignored() reads up to the last */
+		if (i && f < event->pid_field[i - 1]) {
+			event->nr_pid_fields = 0;
+			return;
+		}
+		event->pid_field[event->nr_pid_fields++] = f;
+	}
+}
+
 static void marker_event_free(struct marker_event *event)
 {
 	kfree(event->call.print_fmt);
@@ -850,6 +983,7 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	event->format = kstrdup(n->format, GFP_KERNEL);
 	if (!event->name || !event->format)
 		goto fail;
+	marker_event_set_pid_fields(event);
 	event->call.print_fmt = marker_event_print_fmt(event);
 	if (!event->call.print_fmt)
 		goto fail;
