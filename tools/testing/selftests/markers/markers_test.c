@@ -637,10 +637,12 @@ TEST(boot_time_enabling)
 	if (access(TRACEFS "/events", F_OK))
 		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
 
+	/* Enabled ("1"), and in soft mode for its trigger ("*") */
 	text = read_file(BOOT_EVENT "/enable");
 	ASSERT_NE(NULL, text) TH_LOG("no " BOOT_EVENT);
-	EXPECT_STREQ("1\n", text)
-		TH_LOG(BOOT_ENABLE_ARG " did not enable the event");
+	EXPECT_STREQ("1*\n", text)
+		TH_LOG(BOOT_ENABLE_ARG " and " BOOT_TRIGGER_ARG
+		       " did not enable the event with its trigger");
 	free(text);
 	text = read_file(BOOT_EVENT "/trigger");
 	ASSERT_NE(NULL, text);
