@@ -432,14 +432,15 @@ TEST_F(futex_wait, refuse_read_past_record)
 }
 
 /*
- * Attach "r0 = *(u64 *)(ctx + @offset); return 0" to @event_fd, or
- * "return 0" for a negative @offset: 0 or -errno of the attach, -1000 if
- * the verifier refused the program.
+ * Attach "r0 = *(u64 *)(ctx + @offset); return 0", or "return 0" for a
+ * negative @offset, to a perf event of its own on the event in @dir: 0 or
+ * -errno of the attach, -1000 if the verifier refused the program or the
+ * perf event could not be opened.
  */
-static int attach_read_at(int event_fd, int offset)
+static int attach_read_at(const char *dir, int offset)
 {
 	struct prog p = { .len = 0 };
-	int fd, ret, err;
+	int event_fd, fd, ret, err;
 
 	if (offset >= 0)
 		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
@@ -449,8 +450,14 @@ static int attach_read_at(int event_fd, int offset)
 	fd = load_prog(&p, BPF_PROG_TYPE_TRACEPOINT);
 	if (fd < 0)
 		return -1000;
+	event_fd = open_event_at(dir);
+	if (event_fd < 0) {
+		close(fd);
+		return -1000;
+	}
 	ret = ioctl(event_fd, PERF_EVENT_IOC_SET_BPF, fd);
 	err = errno;
+	close(event_fd);
 	close(fd);
 	return ret ? -err : 0;
 }
@@ -466,7 +473,7 @@ TEST(refuse_read_past_fieldless_record)
 {
 	const char *dir = EVENTS "/example_noargs";
 	char format[4096];
-	int event_fd, ret;
+	int ret;
 
 	if (access(EVENTS "/futex_wait/format", R_OK))
 		SKIP(return, "no " EVENTS " (CONFIG_MARKERS_TRACE)");
@@ -480,16 +487,13 @@ TEST(refuse_read_past_fieldless_record)
 	/* The last line of the common fields, then no field of its own */
 	ASSERT_NE(NULL, strstr(format, "common_pid;\toffset:4;\tsize:4;"));
 	ASSERT_EQ(NULL, strstr(format, "offset:8;"));
-	event_fd = open_event_at(dir);
-	ASSERT_LE(0, event_fd) TH_LOG("perf_event_open: %s", strerror(errno));
 
-	EXPECT_EQ(0, attach_read_at(event_fd, -1))
+	EXPECT_EQ(0, attach_read_at(dir, -1))
 		TH_LOG("a program that reads nothing was refused");
-	EXPECT_EQ(-EACCES, attach_read_at(event_fd, 8))
+	EXPECT_EQ(-EACCES, attach_read_at(dir, 8))
 		TH_LOG("a read at offset 8, just past the record, was not refused");
-	EXPECT_EQ(-EACCES, attach_read_at(event_fd, 512))
+	EXPECT_EQ(-EACCES, attach_read_at(dir, 512))
 		TH_LOG("a read at offset 512, far past the record, was not refused");
-	close(event_fd);
 	EXPECT_EQ(0, unload_module_name("marker_example"));
 }
 
