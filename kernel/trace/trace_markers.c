@@ -19,8 +19,8 @@
  * for new names and removes those of names left without sites or whose
  * format changed, disabling them first. The events are dynamic events
  * (TRACE_EVENT_FL_DYNAMIC): perf, triggers and trace_get_event_file() users
- * hold a reference, and an event that is held is not removed but left as an
- * orphan until the last reference goes.
+ * hold a reference, triggers put it in soft mode, and an event that is held
+ * either way is not removed but left as it is, an orphan, until released.
  *
  * Locking: event_mutex protects marker_events and every event's state; the
  * marker core's mutex nests inside it (marker_iterate_sites(), probe
@@ -45,8 +45,6 @@
 
 #include "trace.h"
 #include "trace_output.h"
-
-#define MARKER_SYSTEM		"markers"
 
 /* Longest string stored for a %s field, terminating NUL included. */
 #define MARKER_EVENT_STRING_MAX	256
@@ -76,6 +74,9 @@ struct marker_event_field {
 	enum marker_event_op op;
 };
 
+/* Most fields of an event that name tasks for the pid filter. */
+#define MARKER_EVENT_PID_FIELDS	2
+
 /*
  * The trace event of one marker name; on marker_events under event_mutex.
  * Its record is a struct trace_entry followed by the fields at @offset,
@@ -90,8 +91,30 @@ struct marker_event {
 	bool orphan;			/* no sites or stale format; held */
 	bool has_strings;		/* a %s or %c field: size varies */
 	unsigned int fixed_size;	/* entry size before the strings */
+	/* Fields whose tasks set_event_pid lets through, as for current */
+	unsigned int nr_pid_fields;
+	unsigned int pid_field[MARKER_EVENT_PID_FIELDS];
 	unsigned int nr_fields;
 	struct marker_event_field fields[] __counted_by(nr_fields);
+};
+
+/*
+ * ftrace's pid filter brackets the scheduler's tracepoints that name a
+ * second task (event_filter_pid_sched_*_probe_pre() and _post() in
+ * trace_events.c): sched:sched_switch is recorded when prev or next is a
+ * task set_event_pid and set_event_notrace_pid let through,
+ * sched:sched_wakeup and sched:sched_wakeup_new when the waker or the
+ * woken task is. The markers of the same names fire after those
+ * tracepoints, outside the bracket, so their events apply the same rule
+ * themselves, from these fields of their records.
+ */
+static const struct marker_event_pid_rule {
+	const char *name;
+	const char *fields[MARKER_EVENT_PID_FIELDS];
+} marker_event_pid_rules[] = {
+	{ "sched_switch", { "prev_pid", "next_pid" } },
+	{ "sched_wakeup", { "pid" } },
+	{ "sched_wakeup_new", { "pid" } },
 };
 
 /* A snapshot of one name of the registry (marker_iterate_names()). */
@@ -135,8 +158,8 @@ static LIST_HEAD(marker_events);
 
 /*
  * Shown in marker_stats: records the ring buffer or perf could not take
- * (lost), and records not written because tracing was off for them
- * (filtered).
+ * (lost), and records not written because tracing was off for them or
+ * the event's filter refused them (filtered).
  */
 static DEFINE_PER_CPU(unsigned long, marker_trace_lost);
 static DEFINE_PER_CPU(unsigned long, marker_trace_filtered);
@@ -356,7 +379,8 @@ static void marker_event_store(const struct marker_event *event, void *entry,
 }
 
 /*
- * Count a record trace_event_buffer_reserve() refused. It refuses records
+ * Count a record trace_event_buffer_reserve() refused, unless the event is
+ * soft disabled (its records are not counted). It refuses records
  * of tasks set_event_pid leaves out; the ring buffer refuses writes while
  * it is not recording (tracing_on is 0, or a reset, resize or snapshot
  * holds it) and on a CPU left out of tracing_cpumask. Those records were
@@ -368,6 +392,9 @@ static void marker_event_refused(struct trace_event_file *file)
 {
 	struct trace_array *tr = file->tr;
 
+	/* Built only for a trigger's condition: not a record of the event */
+	if (file->flags & EVENT_FILE_FL_SOFT_DISABLED)
+		return;
 	if (((file->flags & EVENT_FILE_FL_PID_FILTER) &&
 	     trace_event_ignore_this_pid(file)) ||
 	    !ring_buffer_record_is_on(tr->array_buffer.buffer) ||
@@ -375,6 +402,66 @@ static void marker_event_refused(struct trace_event_file *file)
 		this_cpu_inc(marker_trace_filtered);
 	else
 		this_cpu_inc(marker_trace_lost);
+}
+
+/*
+ * Commit the record of an event with a filter, counting it if it is not
+ * written. ftrace builds such a record in a per-CPU buffer
+ * (trace_buffered_event) when it can, and trace_event_buffer_commit()
+ * copies it into the ring buffer only if the filter takes it; neither
+ * says whether the record was written. The filter is run here first (so
+ * twice for an event with a filter): a record it refuses was filtered.
+ * A record it takes that is already in the ring buffer is written. The
+ * copy of one in the per-CPU buffer is refused, as a reservation would
+ * be, while the buffer is not recording or the CPU is outside
+ * tracing_cpumask (filtered), and when the buffer is full without
+ * overwrite, which the ring buffer counts in the CPU's dropped events
+ * (lost). Context: any (probe context); no locks.
+ */
+static noinline void marker_event_commit_filtered(struct trace_event_buffer *fbuffer)
+{
+	struct trace_event_file *file = fbuffer->trace_file;
+	struct trace_buffer *buffer = fbuffer->buffer;
+	int cpu = smp_processor_id();
+	unsigned long dropped;
+
+	if (file->flags & EVENT_FILE_FL_SOFT_DISABLED) {
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	if (!filter_match_preds(rcu_dereference_sched(file->filter),
+				fbuffer->entry)) {
+		this_cpu_inc(marker_trace_filtered);
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	if (this_cpu_read(trace_buffered_event) != fbuffer->event) {
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	if (!ring_buffer_record_is_on(buffer) ||
+	    !cpumask_test_cpu(cpu, file->tr->tracing_cpumask)) {
+		this_cpu_inc(marker_trace_filtered);
+		trace_event_buffer_commit(fbuffer);
+		return;
+	}
+	dropped = ring_buffer_dropped_events_cpu(buffer, cpu);
+	trace_event_buffer_commit(fbuffer);
+	if (ring_buffer_dropped_events_cpu(buffer, cpu) != dropped)
+		this_cpu_inc(marker_trace_lost);
+}
+
+/*
+ * Commit a reserved record: written unless the event has a filter, whose
+ * records marker_event_commit_filtered() commits and counts. Context: any
+ * (probe context).
+ */
+static __always_inline void marker_event_commit(struct trace_event_buffer *fbuffer)
+{
+	if (unlikely(fbuffer->trace_file->flags & EVENT_FILE_FL_FILTERED))
+		marker_event_commit_filtered(fbuffer);
+	else
+		trace_event_buffer_commit(fbuffer);
 }
 
 /*
@@ -401,30 +488,17 @@ static noinline void marker_event_record_strings(struct trace_event_file *file,
 		return;
 	}
 	marker_event_store(event, entry, &v);
-	trace_event_buffer_commit(&fbuffer);
+	marker_event_commit(&fbuffer);
 }
 
 /*
- * marker_event_probe - the probe of one enabled event file
- * @marker: the site that fired
- * @probe_private: the struct trace_event_file the probe was registered for
- * @args: the site's arguments
- *
- * Context: the site's: task, softirq, hard IRQ or NMI, possibly with the
- * runqueue lock held, preemption disabled. Allocates nothing and takes no
- * lock beyond what trace_event_buffer_reserve() and
- * trace_event_buffer_commit() take (none: the ring buffer is lockless for
- * writers). Records not written are counted as filtered or lost
- * (marker_event_refused()); strings are cut so that no record is too
- * large for the ring buffer. A record without strings has the event's
- * fixed size: it is reserved at once and filled from @args, as a
- * TRACE_EVENT() fills its entry.
+ * Write the record of one hit of @event into the instance of @file, or
+ * count why it is not written. Context: as marker_event_probe().
  */
-static void notrace marker_event_probe(const struct marker *marker,
-				       void *probe_private, va_list *args)
+static __always_inline void marker_event_record(struct trace_event_file *file,
+						struct marker_event *event,
+						va_list *args)
 {
-	struct trace_event_file *file = probe_private;
-	struct marker_event *event = file->event_call->data;
 	/* Every member is set by trace_event_buffer_reserve() */
 	struct trace_event_buffer fbuffer __uninitialized;
 	void *entry;
@@ -446,7 +520,98 @@ static void notrace marker_event_probe(const struct marker *marker,
 		return;
 	}
 	marker_event_store_args(event, entry, args);
-	trace_event_buffer_commit(&fbuffer);
+	marker_event_commit(&fbuffer);
+}
+
+/*
+ * Whether the pid files of @tr leave @pid out, as trace_ignore_this_task()
+ * says of a task. Context: any (probe context), preemption disabled.
+ */
+static bool marker_event_pid_ignored(struct trace_array *tr, pid_t pid)
+{
+	struct trace_pid_list *pids = rcu_dereference_sched(tr->filtered_pids);
+	struct trace_pid_list *no_pids;
+
+	no_pids = rcu_dereference_sched(tr->filtered_no_pids);
+	return (pids && !trace_find_filtered_pid(pids, pid)) ||
+	       (no_pids && trace_find_filtered_pid(no_pids, pid));
+}
+
+/*
+ * Whether every task the pid fields of @event name is left out. The
+ * fields are read from a copy of @args. Context: any (probe context).
+ */
+static bool marker_event_pids_ignored(struct trace_array *tr,
+				      const struct marker_event *event,
+				      va_list *args)
+{
+	unsigned int i, last = event->pid_field[event->nr_pid_fields - 1];
+	u64 value[MARKER_FIELDS_MAX];
+	va_list copy;
+
+	va_copy(copy, *args);
+	for (i = 0; i <= last; i++)
+		value[i] = marker_event_arg(&event->fields[i], &copy);
+	va_end(copy);
+	for (i = 0; i < event->nr_pid_fields; i++)
+		if (!marker_event_pid_ignored(tr, (pid_t)value[event->pid_field[i]]))
+			return false;
+	return true;
+}
+
+/*
+ * The record of an event with pid fields while a pid file is set: as
+ * ftrace's pid probes on the tracepoint do, the CPU's ignore_pid (which
+ * says whether current is left out) is cleared around the record when a
+ * task of the pid fields is let through, then set back. Context: as
+ * marker_event_probe(): the scheduler's markers run with interrupts off.
+ */
+static noinline void marker_event_record_pids(struct trace_event_file *file,
+					      struct marker_event *event,
+					      va_list *args)
+{
+	struct trace_array_cpu *data = this_cpu_ptr(file->tr->array_buffer.data);
+
+	if (!READ_ONCE(data->ignore_pid) ||
+	    marker_event_pids_ignored(file->tr, event, args)) {
+		marker_event_record(file, event, args);
+		return;
+	}
+	WRITE_ONCE(data->ignore_pid, false);
+	marker_event_record(file, event, args);
+	WRITE_ONCE(data->ignore_pid, true);
+}
+
+/*
+ * marker_event_probe - the probe of one enabled event file
+ * @marker: the site that fired
+ * @probe_private: the struct trace_event_file the probe was registered for
+ * @args: the site's arguments
+ *
+ * Context: the site's: task, softirq, hard IRQ or NMI, possibly with the
+ * runqueue lock held, preemption disabled. Allocates nothing and takes no
+ * lock beyond what trace_event_buffer_reserve() and
+ * trace_event_buffer_commit() take (none: the ring buffer is lockless for
+ * writers). Records not written are counted as filtered or lost, each
+ * once (marker_event_refused(), marker_event_commit_filtered()); strings
+ * are cut so that no record is too large for the ring buffer. A record
+ * without strings has the event's fixed size: it is reserved at once and
+ * filled from @args, as a TRACE_EVENT() fills its entry. Under a pid
+ * file, the events of the scheduler's markers that name a second task
+ * follow the rule of their tracepoints' events (marker_event_pid_rules).
+ */
+static void notrace marker_event_probe(const struct marker *marker,
+				       void *probe_private, va_list *args)
+{
+	struct trace_event_file *file = probe_private;
+	struct marker_event *event = file->event_call->data;
+
+	if (unlikely(event->nr_pid_fields &&
+		     (file->flags & EVENT_FILE_FL_PID_FILTER))) {
+		marker_event_record_pids(file, event, args);
+		return;
+	}
+	marker_event_record(file, event, args);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -722,6 +887,50 @@ static enum marker_event_op marker_event_op(const struct marker_field *f)
 	}
 }
 
+/*
+ * A field of @n named as the common fields are (common_pid, ...), which
+ * it would shadow in filters and triggers, or NULL.
+ */
+static const char *marker_name_reserved_field(const struct marker_name *n)
+{
+	int i;
+
+	for (i = 0; i < n->nr_fields; i++)
+		if (str_has_prefix(n->fields[i].name, "common_"))
+			return n->fields[i].name;
+	return NULL;
+}
+
+/* The pid fields of @event, if its name has a rule and the fields are ints. */
+static void marker_event_set_pid_fields(struct marker_event *event)
+{
+	const struct marker_event_pid_rule *rule;
+	unsigned int r, f, i;
+
+	for (r = 0; r < ARRAY_SIZE(marker_event_pid_rules); r++)
+		if (!strcmp(marker_event_pid_rules[r].name, event->name))
+			break;
+	if (r == ARRAY_SIZE(marker_event_pid_rules))
+		return;
+	rule = &marker_event_pid_rules[r];
+	for (i = 0; i < MARKER_EVENT_PID_FIELDS && rule->fields[i]; i++) {
+		for (f = 0; f < event->nr_fields; f++)
+			if (!strcmp(event->fields[f].field.name, rule->fields[i]))
+				break;
+		if (f == event->nr_fields ||
+		    event->fields[f].op != MARKER_EVENT_U32) {
+			event->nr_pid_fields = 0;
+			return;
+		}
+		/* In format order: marker_event_pids_ignored() reads up to the last */
+		if (i && f < event->pid_field[i - 1]) {
+			event->nr_pid_fields = 0;
+			return;
+		}
+		event->pid_field[event->nr_pid_fields++] = f;
+	}
+}
+
 static void marker_event_free(struct marker_event *event)
 {
 	kfree(event->call.print_fmt);
@@ -733,7 +942,8 @@ static void marker_event_free(struct marker_event *event)
 /*
  * Build the event of the name @n, from the fields the registry parsed.
  * Return: the event, or NULL with *@err set: -EINVAL or -E2BIG when the
- * format does not parse, -ENOMEM.
+ * format does not parse, -EEXIST when a field is named as a common field
+ * is, -ENOMEM.
  */
 static struct marker_event *marker_event_alloc(const struct marker_name *n,
 					       int *err)
@@ -745,6 +955,10 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 
 	if (nr < 0) {
 		*err = nr;
+		return NULL;
+	}
+	if (marker_name_reserved_field(n)) {
+		*err = -EEXIST;
 		return NULL;
 	}
 
@@ -769,11 +983,12 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	event->format = kstrdup(n->format, GFP_KERNEL);
 	if (!event->name || !event->format)
 		goto fail;
+	marker_event_set_pid_fields(event);
 	event->call.print_fmt = marker_event_print_fmt(event);
 	if (!event->call.print_fmt)
 		goto fail;
 
-	event->class.system = MARKER_SYSTEM;
+	event->class.system = TRACE_MARKER_SYSTEM;
 	event->class.reg = marker_event_reg;
 	event->class.fields_array = marker_event_fields_array;
 	INIT_LIST_HEAD(&event->class.fields);
@@ -820,12 +1035,40 @@ static int marker_event_add(const struct marker_name *n)
 }
 
 /*
+ * Whether something holds @event: a reference (perf, an enable_event
+ * trigger or an eprobe, a kernel user of trace_get_event_file()) or the
+ * soft mode of a file (a trigger of the event in an instance, or one that
+ * enables it), which makes trace_remove_event_call() refuse. Caller holds
+ * event_mutex.
+ */
+static bool marker_event_held(struct marker_event *event)
+{
+	struct trace_event_file *file;
+	struct trace_array *tr;
+
+	lockdep_assert_held(&event_mutex);
+	if (trace_event_dyn_busy(&event->call))
+		return true;
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		list_for_each_entry(file, &tr->events, list) {
+			if (file->event_call != &event->call)
+				continue;
+			if (file->flags & EVENT_FILE_FL_SOFT_MODE)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/*
  * Remove @event: disable it in every instance (the reg callback detaches
  * its probes and waits for them), then take it out of tracefs. An event
- * something holds a reference to (perf, an enable_event trigger or an
- * eprobe, a kernel user of trace_get_event_file()) is left as it is, an
- * orphan, until a rescan after the last reference went removes it. Caller
- * holds event_mutex, which reference takers hold too.
+ * something holds (marker_event_held()) is left as it is, enabled where
+ * it was, an orphan: it is removed once released, when a release tells
+ * the face (perf closing it, the last trigger on it going) or else at a
+ * later look at the orphans (marker_events_work_fn()). Caller holds
+ * event_mutex, which reference takers hold too.
  *
  * Return: 0, or -EBUSY when the event is left as an orphan.
  */
@@ -837,7 +1080,7 @@ static int marker_event_remove(struct marker_event *event)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (trace_event_dyn_busy(&event->call)) {
+	if (marker_event_held(event)) {
 		event->orphan = true;
 		return -EBUSY;
 	}
@@ -847,8 +1090,7 @@ static int marker_event_remove(struct marker_event *event)
 				continue;
 			if (file->flags & EVENT_FILE_FL_WAS_ENABLED)
 				used = true;
-			if ((file->flags & EVENT_FILE_FL_ENABLED) &&
-			    !(file->flags & EVENT_FILE_FL_SOFT_MODE)) {
+			if (file->flags & EVENT_FILE_FL_ENABLED) {
 				trace_event_enable_disable(file, 0, 0);
 				disabled = true;
 			}
@@ -880,7 +1122,7 @@ static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data)
 {
 	struct marker_event *event = call->data;
-	int __maybe_unused ret;		/* only with CONFIG_PERF_EVENTS */
+	int ret;
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
@@ -893,8 +1135,12 @@ static int marker_event_reg(struct trace_event_call *call,
 		 * goes (marker_event_remove() waits) or its instance does
 		 * (event_trace_del_tracer() waits, synchronize_rcu()).
 		 */
-		return marker_probe_unregister(event->name, marker_event_probe,
-					       data);
+		ret = marker_probe_unregister(event->name, marker_event_probe,
+					      data);
+		/* Perhaps the last trigger holding an orphan in soft mode */
+		if (event->orphan)
+			mod_delayed_work(system_wq, &marker_events_work, 0);
+		return ret;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
 		return marker_probe_register(event->name, event->format,
@@ -1014,21 +1260,31 @@ static struct marker_event *marker_event_find(const char *name)
 
 /* ---- Keeping the events in step with the sites ---- */
 
+/* Whether an event is an orphan. Caller holds event_mutex. */
+static bool marker_events_have_orphans(void)
+{
+	struct marker_event *event;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(event, &marker_events, list)
+		if (event->orphan)
+			return true;
+	return false;
+}
+
 /*
  * Add an event for each name with sites and a format that parses, remove
  * the events of names without sites or whose format changed. An event
  * that cannot be removed because it is held stays an orphan, and keeps
- * its name from a new event, until a later run finds it released: while
- * there are orphans this runs again every MARKER_ORPHAN_RETRY. Called at
- * boot, when a module with markers comes or goes and from
- * marker_events_work, with event_mutex held.
+ * its name from a new event, until it is found released
+ * (marker_events_work_fn()). Called at boot, when a module with markers
+ * comes or goes and from marker_events_work, with event_mutex held.
  */
 static void marker_events_update(void)
 {
 	struct marker_event *event, *tmp;
 	struct marker_names names;
 	struct marker_name *n;
-	bool orphans = false;
 	unsigned int i;
 	int ret;
 
@@ -1053,31 +1309,59 @@ static void marker_events_update(void)
 		if (!n->nr_sites || marker_event_find(n->name))
 			continue;
 		ret = marker_event_add(n);
-		if (ret && ret != -EINVAL && ret != -E2BIG)
+		if (ret && ret != -EINVAL && ret != -E2BIG && ret != -EEXIST)
 			pr_warn("cannot add the event of marker %s: %d\n",
 				n->name, ret);
 	}
 	marker_names_free(&names);
 
-	list_for_each_entry(event, &marker_events, list)
-		orphans |= event->orphan;
-	if (orphans)
+	if (marker_events_have_orphans())
 		schedule_delayed_work(&marker_events_work, MARKER_ORPHAN_RETRY);
+}
+
+/*
+ * Remove the orphans nothing holds any more, without looking at the
+ * names. Caller holds event_mutex.
+ *
+ * Return: whether one was removed (its name may now get an event of its
+ * new format).
+ */
+static bool marker_events_reap(void)
+{
+	struct marker_event *event, *tmp;
+	bool removed = false;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry_safe(event, tmp, &marker_events, list)
+		if (event->orphan && !marker_event_remove(event))
+			removed = true;
+	return removed;
 }
 
 /* Set once marker_trace_init() has made the first events. */
 static bool marker_events_ready;
 
+/* Set by marker_trace_names_changed(): the work rescans the names. */
+static atomic_t marker_events_names_changed = ATOMIC_INIT(0);
+
 /*
- * Rescans the names: after a format conflict healed, when perf lets go of
- * an orphan, and every MARKER_ORPHAN_RETRY while an orphan is held (the
- * holders' trace_event_put_ref() tells nobody). Process context.
+ * Rescans the names after a format conflict healed, and after an orphan
+ * was removed. Otherwise it only looks at the orphans: when a release
+ * may have let one go (perf or the last trigger let go of it), and every
+ * MARKER_ORPHAN_RETRY while one is held, as the other holders'
+ * trace_event_put_ref() tells nobody. Process context.
  */
 static void marker_events_work_fn(struct work_struct *work)
 {
 	mutex_lock(&event_mutex);
-	if (marker_events_ready)
+	if (!marker_events_ready)
+		goto out;
+	if (atomic_xchg(&marker_events_names_changed, 0) ||
+	    marker_events_reap())
 		marker_events_update();
+	else if (marker_events_have_orphans())
+		schedule_delayed_work(&marker_events_work, MARKER_ORPHAN_RETRY);
+out:
 	mutex_unlock(&event_mutex);
 }
 
@@ -1095,6 +1379,7 @@ static void marker_events_work_fn(struct work_struct *work)
  */
 void marker_trace_names_changed(void)
 {
+	atomic_set(&marker_events_names_changed, 1);
 	mod_delayed_work(system_wq, &marker_events_work, 0);
 }
 
@@ -1138,6 +1423,8 @@ static const char *marker_name_event(const struct marker_name *n,
 		return "no-event:too-many-fields";
 	if (n->nr_fields < 0)
 		return "no-event:bad-format";
+	if (marker_name_reserved_field(n))
+		return "no-event:reserved-field";
 	return "no-event";
 }
 
@@ -1281,6 +1568,8 @@ static __init int marker_trace_init(void)
 	marker_events_update();
 	marker_events_ready = true;
 	mutex_unlock(&event_mutex);
+	/* trace_event= and trace_trigger= ran before there were events */
+	trace_boot_enable_late_events(TRACE_MARKER_SYSTEM);
 
 #ifdef CONFIG_MODULES
 	ret = register_module_notifier(&marker_events_module_nb);

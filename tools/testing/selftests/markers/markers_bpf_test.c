@@ -8,7 +8,8 @@
  * with PERF_EVENT_IOC_SET_BPF and with BPF_LINK_CREATE, issues futex
  * waits with known values and checks what the program saw. Also checks
  * that the kernel names the event to bpf(2) users and refuses programs
- * of the wrong type or reading past the last field.
+ * of the wrong type or reading past the last field, on an event without
+ * fields (markers:example_noargs of samples/markers) too.
  *
  * Needs root, tracefs at /sys/kernel/tracing and CONFIG_BPF_EVENTS.
  */
@@ -27,8 +28,10 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "markers_util.h"
 
-#define EVENT_DIR	"/sys/kernel/tracing/events/markers/futex_wait"
+#define EVENTS		"/sys/kernel/tracing/events/markers"
+#define EVENT_DIR	EVENTS "/futex_wait"
 
 /* The program counts only waits whose val has this in its top 16 bits. */
 #define MAGIC_HI	0x5a5a
@@ -49,13 +52,14 @@ struct field {
 	int size;
 };
 
-static int read_event_file(const char *file, char *buf, size_t len)
+static int read_file_at(const char *dir, const char *file, char *buf,
+			size_t len)
 {
 	char path[256];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), EVENT_DIR "/%s", file);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
@@ -65,6 +69,11 @@ static int read_event_file(const char *file, char *buf, size_t len)
 		return -1;
 	buf[n] = '\0';
 	return 0;
+}
+
+static int read_event_file(const char *file, char *buf, size_t len)
+{
+	return read_file_at(EVENT_DIR, file, buf, len);
 }
 
 /* Find "field:TYPE NAME;\toffset:N;\tsize:N;" in the format file. */
@@ -193,12 +202,13 @@ static int load_prog(struct prog *p, enum bpf_prog_type type)
 	return fd;
 }
 
-static int open_event(void)
+/* The perf event of the trace event in @dir (events/markers/<name>). */
+static int open_event_at(const char *dir)
 {
 	struct perf_event_attr attr;
 	char buf[32];
 
-	if (read_event_file("id", buf, sizeof(buf)))
+	if (read_file_at(dir, "id", buf, sizeof(buf)))
 		return -1;
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PERF_TYPE_TRACEPOINT;
@@ -208,6 +218,11 @@ static int open_event(void)
 	attr.sample_type = PERF_SAMPLE_RAW;
 	return syscall(SYS_perf_event_open, &attr, -1, 0, -1,
 		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static int open_event(void)
+{
+	return open_event_at(EVENT_DIR);
 }
 
 /* COUNT futex waits with val MAGIC(first + i) that fail with EAGAIN. */
@@ -414,6 +429,72 @@ TEST_F(futex_wait, refuse_read_past_record)
 	EXPECT_EQ(-1, ioctl(self->event_fd, PERF_EVENT_IOC_SET_BPF, fd));
 	EXPECT_EQ(EACCES, errno);
 	close(fd);
+}
+
+/*
+ * Attach "r0 = *(u64 *)(ctx + @offset); return 0", or "return 0" for a
+ * negative @offset, to a perf event of its own on the event in @dir: 0 or
+ * -errno of the attach, -1000 if the verifier refused the program or the
+ * perf event could not be opened.
+ */
+static int attach_read_at(const char *dir, int offset)
+{
+	struct prog p = { .len = 0 };
+	int event_fd, fd, ret, err;
+
+	if (offset >= 0)
+		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
+		     offset, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	fd = load_prog(&p, BPF_PROG_TYPE_TRACEPOINT);
+	if (fd < 0)
+		return -1000;
+	event_fd = open_event_at(dir);
+	if (event_fd < 0) {
+		close(fd);
+		return -1000;
+	}
+	ret = ioctl(event_fd, PERF_EVENT_IOC_SET_BPF, fd);
+	err = errno;
+	close(event_fd);
+	close(fd);
+	return ret ? -err : 0;
+}
+
+/*
+ * An event without fields (example_noargs, format " "): its record is the
+ * common fields alone, 8 bytes, which the verifier keeps from tracepoint
+ * programs. A program that reads nothing attaches; one that reads at 8 or
+ * further must be refused: past the record, perf's per-CPU buffer holds
+ * what earlier records left there.
+ */
+TEST(refuse_read_past_fieldless_record)
+{
+	const char *dir = EVENTS "/example_noargs";
+	char format[4096];
+	int ret;
+
+	if (access(EVENTS "/futex_wait/format", R_OK))
+		SKIP(return, "no " EVENTS " (CONFIG_MARKERS_TRACE)");
+	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
+		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
+	ret = load_module_file("marker-example.ko");
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST)
+		TH_LOG("loading %s/marker-example.ko: %s", module_dir(),
+		       strerror(-ret));
+	ASSERT_EQ(0, read_file_at(dir, "format", format, sizeof(format)));
+	/* The last line of the common fields, then no field of its own */
+	ASSERT_NE(NULL, strstr(format, "common_pid;\toffset:4;\tsize:4;"));
+	ASSERT_EQ(NULL, strstr(format, "offset:8;"));
+
+	EXPECT_EQ(0, attach_read_at(dir, -1))
+		TH_LOG("a program that reads nothing was refused");
+	EXPECT_EQ(-EACCES, attach_read_at(dir, 8))
+		TH_LOG("a read at offset 8, just past the record, was not refused");
+	EXPECT_EQ(-EACCES, attach_read_at(dir, 512))
+		TH_LOG("a read at offset 512, far past the record, was not refused");
+	EXPECT_EQ(0, unload_module_name("marker_example"));
 }
 
 TEST_HARNESS_MAIN

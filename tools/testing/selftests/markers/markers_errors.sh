@@ -3,7 +3,8 @@
 #
 # Bad input to the tracefs files of marker events is refused and changes
 # nothing; a full ring buffer loses events only where the per-CPU stats
-# count them.
+# count them, and marker_stats counts every record not written once, with
+# a filter on the event or without.
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
@@ -56,6 +57,14 @@ test_set_event_glob_no_match() {
 	enable_one
 	refused "$TRACEFS/set_event" "a glob matching nothing" 'markers:zz*' \
 		'markers:*_nothing' 'nomarkers*:example_int'
+}
+
+# set_event has no globs inside a name, for marker events as for any
+# event (only "*" for a whole system or name): refused, as sched_w* is.
+test_set_event_glob_in_name() {
+	enable_one
+	refused "$TRACEFS/set_event" "a glob inside a name" 'markers:example_*' \
+		'markers:example_s*' 'sched:sched_w*'
 }
 
 test_set_event_overlong() {
@@ -144,6 +153,62 @@ test_dropped_counted() {
 		fail "marker_stats trace_lost grew by $(($(lost) - lost0)), expected $dropped"
 }
 
+# filtered: marker_stats' count of records left out on purpose.
+filtered() {
+	marker_stat trace_filtered
+}
+
+# With a filter on the event, as without one, every record the event does
+# not write counts once: as filtered when the filter refuses it or tracing
+# is off, as lost when a full buffer without overwrite drops it. A filter
+# makes ftrace build the record in a per-CPU buffer and copy it into the
+# ring buffer once the filter took it: that copy can fail too.
+test_filter_counted() {
+	local n=5000 lost0 filtered0 entries dropped
+	echo "$size" >"$TRACEFS/buffer_size_kb"
+	# example_int's count is 0 to N-1: "count >= 10" refuses 10 records
+	echo 'count >= 10' >"$EVENTS/example_int/filter" ||
+		fail "filter refused" || return 1
+	echo 1 >"$EVENTS/example_int/enable"
+	lost0=$(lost)
+	filtered0=$(filtered)
+	echo 30 >"$FIRE"
+	[ "$(events_of example_int | wc -l)" = 20 ] ||
+		fail "expected 20 records, got $(events_of example_int | wc -l)"
+	[ $(($(filtered) - filtered0)) = 10 ] ||
+		fail "the filter refused 10: trace_filtered grew by" \
+			"$(($(filtered) - filtered0)), expected 10"
+	filtered0=$(filtered)
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 30 >"$FIRE"
+	echo 1 >"$TRACEFS/tracing_on"
+	[ $(($(filtered) - filtered0)) = 30 ] ||
+		fail "tracing_on 0 with a filter: trace_filtered grew by" \
+			"$(($(filtered) - filtered0)), expected 30"
+	[ "$(lost)" = "$lost0" ] || fail "records counted lost with tracing on or off"
+
+	echo 4 >"$TRACEFS/buffer_size_kb"
+	echo 0 >"$TRACEFS/options/overwrite"
+	: >"$TRACEFS/trace"
+	filtered0=$(filtered)
+	echo "$n" >"$FIRE"
+	echo 0 >"$EVENTS/example_int/enable"
+	entries=$(rb_stat_sum entries)
+	dropped=$(rb_stat_sum 'dropped events')
+	echo 1 >"$TRACEFS/options/overwrite"
+	echo "# entries $entries dropped $dropped trace_lost $lost0 -> $(lost)" \
+		"trace_filtered $filtered0 -> $(filtered)"
+	[ "$dropped" -gt 0 ] || fail "no dropped events counted without overwrite"
+	[ $((entries + dropped)) = $((n - 10)) ] ||
+		fail "entries + dropped = $((entries + dropped)), expected $((n - 10))"
+	[ $(($(lost) - lost0)) = "$dropped" ] ||
+		fail "marker_stats trace_lost grew by $(($(lost) - lost0)), expected $dropped"
+	[ $(($(filtered) - filtered0)) = 10 ] ||
+		fail "full buffer: trace_filtered grew by $(($(filtered) - filtered0))," \
+			"expected 10"
+	echo "$size" >"$TRACEFS/buffer_size_kb"
+}
+
 require
 unload_all
 reset_tracing
@@ -151,9 +216,11 @@ load marker-example || exit 1
 # "7 (expanded: 1408)" before the first use: 1408 is the size to restore.
 size=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TRACEFS/buffer_size_kb")
 
-tap_plan 9
+tap_plan 11
 run_test "set_event: unknown names refused" test_set_event_unknown
 run_test "set_event: globs matching nothing refused" test_set_event_glob_no_match
+run_test "set_event: globs inside a name refused, as for any event" \
+	test_set_event_glob_in_name
 run_test "set_event: overlong names refused" test_set_event_overlong
 run_test "set_event: binary junk refused" test_set_event_junk
 run_test "enable: bad values refused" test_enable_bad
@@ -161,5 +228,6 @@ run_test "filter: bad filters refused" test_filter_bad
 run_test "trigger: bad triggers refused" test_trigger_bad
 run_test "overwrite mode: every lost event counted as overrun" test_overrun_counted
 run_test "no overwrite: every lost event counted as dropped" test_dropped_counted
+run_test "with a filter: every record not written counted once" test_filter_counted
 echo "$size" >"$TRACEFS/buffer_size_kb"
 tap_exit

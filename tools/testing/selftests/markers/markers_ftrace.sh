@@ -4,9 +4,11 @@
 # What ftrace does with a trace event it does with a marker event: a
 # histogram trigger keyed on a marker field, an event probe on a marker
 # event, a synthetic wakeup-latency event built from the sched_wakeup and
-# sched_switch markers, set_event_pid, string filters with globs, and the
-# snapshot and stacktrace triggers. The workload is markers_work, whose
-# hits are known (futex waits with given values, sleeps).
+# sched_switch markers, set_event_pid (sched_switch and sched_wakeup
+# under the stock rule of their tracepoints' events), string filters with
+# globs, and the snapshot and stacktrace triggers. The workload is
+# markers_work, whose hits are known (futex waits with given values,
+# sleeps).
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
@@ -152,6 +154,71 @@ test_set_event_pid() {
 		fail "expected no other events: $(grep futex_wait: "$TRACEFS/trace")"
 }
 
+# sched_counts P: "out in woken out in woken": the switches out of and
+# into pid P and its wakeups that sched:sched_switch and
+# sched:sched_wakeup, then markers:sched_switch and markers:sched_wakeup
+# recorded.
+sched_counts() {
+	local t=$TRACEFS/trace
+	echo "$(grep -c "sched_switch: prev_comm=.* prev_pid=$1 prev_prio=" $t)" \
+		"$(grep -c "sched_switch: prev_comm=.* next_pid=$1 next_prio=" $t)" \
+		"$(grep -c "sched_wakeup: comm=.* pid=$1 prio=" $t)" \
+		"$(grep -c "sched_switch: prev_pid=$1 prev_tgid=" $t)" \
+		"$(grep -c "sched_switch: prev_pid=.* next_pid=$1 next_tgid=" $t)" \
+		"$(grep -c "sched_wakeup: pid=$1 tgid=" $t)"
+}
+
+# set_event_pid and set_event_notrace_pid treat markers:sched_switch and
+# markers:sched_wakeup as ftrace treats sched:sched_switch and
+# sched:sched_wakeup: a switch is recorded when prev or next is a task the
+# file lets through, a wakeup when the waker or the woken task is. The
+# four events on, for a task that sleeps 15 times: the same switches out
+# of and into it and the same wakeups of it, in the same run.
+test_sched_switch_pid_rule() {
+	local file p e
+	[ -d "$TRACEFS/events/sched/sched_switch" ] ||
+		fail "no sched:sched_switch" || return 1
+	for file in set_event_pid set_event_notrace_pid; do
+		rm -f $OUT/go
+		mkfifo $OUT/go
+		sh -c "read x <$OUT/go; exec $WORK sleep 15 10" &
+		p=$!
+		# Blocked on the FIFO before the events go on together
+		sleep 0.2
+		echo 0 >"$TRACEFS/tracing_on"
+		: >"$TRACEFS/trace"
+		echo "$p" >"$TRACEFS/$file" || fail "$file refused $p"
+		for e in sched/sched_switch sched/sched_wakeup \
+			 markers/sched_switch markers/sched_wakeup; do
+			echo 1 >"$TRACEFS/events/$e/enable"
+		done
+		echo 1 >"$TRACEFS/tracing_on"
+		release $OUT/go || fail "cannot start the workload"
+		wait $p || fail "markers_work failed"
+		# Its last switch, out of the dead task, may come after wait
+		sleep 0.2
+		echo 0 >"$TRACEFS/tracing_on"
+		for e in sched/sched_switch sched/sched_wakeup \
+			 markers/sched_switch markers/sched_wakeup; do
+			echo 0 >"$TRACEFS/events/$e/enable"
+		done
+		: >"$TRACEFS/$file"
+		set -- $(sched_counts $p)
+		echo "# $file $p: out, in, woken: sched $1 $2 $3, markers $4 $5 $6"
+		[ "$1" -ge 16 ] && [ "$2" -ge 16 ] && [ "$3" -ge 15 ] ||
+			fail "$file: sched:sched_switch recorded $1 switches out of" \
+				"and $2 into the task, expected 16 or more," \
+				"sched:sched_wakeup $3 wakeups, expected 15 or more"
+		[ "$4" = "$1" ] && [ "$5" = "$2" ] ||
+			fail "$file: markers:sched_switch recorded $4 switches out of" \
+				"and $5 into the task, sched:sched_switch $1 and $2"
+		[ "$6" = "$3" ] ||
+			fail "$file: markers:sched_wakeup recorded $6 wakeups of the" \
+				"task, sched:sched_wakeup $3"
+		echo 1 >"$TRACEFS/tracing_on"
+	done
+}
+
 # filter EXPR: the sched_process_exit events of two markers_work and one
 # true process that EXPR selects, as "comm pid" lines.
 exits_with_filter() {
@@ -224,7 +291,7 @@ reset_tracing
 rm -rf $OUT
 mkdir -p $OUT
 
-tap_plan 8
+tap_plan 9
 if [ -f "$EVENTS/futex_wait/hist" ]; then
 	run_test "hist:keys=val,op on markers:futex_wait counts each" test_hist_futex
 	run_test "hist:keys=prev_pid on markers:sched_switch" test_hist_sched_switch
@@ -245,6 +312,8 @@ else
 		"no CONFIG_SYNTH_EVENTS"
 fi
 run_test "set_event_pid selects one task's marker events" test_set_event_pid
+run_test "set_event_pid and set_event_notrace_pid: sched_switch, sched_wakeup as stock" \
+	test_sched_switch_pid_rule
 run_test "string filters and globs on a marker's %s field" test_string_filters
 if [ -f "$TRACEFS/snapshot" ]; then
 	run_test "snapshot trigger on a marker event" test_snapshot_trigger

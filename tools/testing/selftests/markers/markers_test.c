@@ -7,7 +7,10 @@
  * tracefs's marker_sites and the modules' debugfs files what the marker
  * core did with them: the bytes at each site, the events and counts
  * probe-example records, registration errors, kprobes refused inside
- * sites, sites whose format conflicts with their name's.
+ * sites, sites whose format conflicts with their name's. First, when the
+ * kernel was booted with them (harness/boot does), that trace_event= and
+ * trace_trigger= on the command line enabled a marker event and added its
+ * trigger at boot.
  *
  * Environment:
  *   MARKERS_MODULE_DIR  directory holding the .ko files; MARKERS_MODULES is
@@ -30,6 +33,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <linux/futex.h>
 
 /* kselftest_harness.h's __timeout_handler() leaves a parameter unused. */
 #pragma GCC diagnostic push
@@ -593,6 +597,103 @@ static int test_unregister(const char *name)
 }
 
 /* ---- The tests ---- */
+
+/* ---- Boot-time enabling ---- */
+
+#define BOOT_EVENT		TRACEFS "/events/markers/futex_wake"
+#define BOOT_ENABLE_ARG		"trace_event=markers:futex_wake"
+#define BOOT_TRIGGER_ARG	"trace_trigger=futex_wake.hist:keys=nr_wake"
+
+/* @text with every run of blanks made one space (in place). */
+static char *squeeze(char *text)
+{
+	char *in, *out = text;
+
+	for (in = text; *in; in++) {
+		if ((*in == ' ' || *in == '\t') && out > text &&
+		    out[-1] == ' ')
+			continue;
+		*out++ = *in == '\t' ? ' ' : *in;
+	}
+	*out = '\0';
+	return text;
+}
+
+/*
+ * harness/boot boots the check guest with BOOT_ENABLE_ARG and
+ * BOOT_TRIGGER_ARG. Marker events are made after the kernel applied the
+ * command line to the events it had: both must have been applied to
+ * markers:futex_wake too. The event records a FUTEX_WAKE of nobody with
+ * nr_wake 7, and the hist trigger counts it. Runs first, before any test
+ * resets tracing; leaves the event disabled and without the trigger, as
+ * the other tests expect every marker event.
+ */
+TEST(boot_time_enabling)
+{
+	char want[128], *text, *end;
+	uint32_t word = 0;
+
+	text = read_file("/proc/cmdline");
+	ASSERT_NE(NULL, text);
+	if (!strstr(text, BOOT_ENABLE_ARG) || !strstr(text, BOOT_TRIGGER_ARG)) {
+		free(text);
+		SKIP(return, "booted without " BOOT_ENABLE_ARG " " BOOT_TRIGGER_ARG);
+	}
+	free(text);
+	if (access(TRACEFS "/events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+
+	/* Enabled ("1"), and in soft mode for its trigger ("*") */
+	text = read_file(BOOT_EVENT "/enable");
+	ASSERT_NE(NULL, text) TH_LOG("no " BOOT_EVENT);
+	EXPECT_STREQ("1*\n", text)
+		TH_LOG(BOOT_ENABLE_ARG " and " BOOT_TRIGGER_ARG
+		       " did not enable the event with its trigger");
+	free(text);
+	text = read_file(BOOT_EVENT "/trigger");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "hist:keys=nr_wake:"))
+		TH_LOG(BOOT_TRIGGER_ARG " added no trigger: %s", text);
+	free(text);
+
+	EXPECT_EQ(0, syscall(SYS_futex, &word, FUTEX_WAKE, 7, NULL, NULL, 0));
+	snprintf(want, sizeof(want), "futex_wake: uaddr=%lx op=%d nr_wake=7 ",
+		 (unsigned long)&word, FUTEX_WAKE);
+	text = read_file(TRACEFS "/trace");
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, want))
+		TH_LOG("the boot-enabled event did not record '%s'", want);
+	free(text);
+	text = read_file(BOOT_EVENT "/hist");
+	if (text) {
+		EXPECT_NE(NULL, strstr(squeeze(text),
+				       "{ nr_wake: 7 } hitcount: 1\n"))
+			TH_LOG("the boot trigger did not count the wake: %s", text);
+		free(text);
+	} else {
+		EXPECT_NE(NULL, text) TH_LOG("no " BOOT_EVENT "/hist");
+	}
+
+	/* Remove the trigger by its whole text, without " [active]" */
+	text = read_file(BOOT_EVENT "/trigger");
+	ASSERT_NE(NULL, text);
+	end = strstr(text, "hist:");
+	if (end) {
+		char *cut = strstr(end, " [");
+
+		if (cut)
+			*cut = '\0';
+		snprintf(want, sizeof(want), "!%s\n", end);
+		EXPECT_EQ(0, write_file(BOOT_EVENT "/trigger", want));
+	}
+	free(text);
+	EXPECT_EQ(0, write_file(BOOT_EVENT "/enable", "0\n"));
+	text = read_file(BOOT_EVENT "/trigger");
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(NULL, strstr(text, "hist:"))
+		TH_LOG("the boot trigger is still there: %s", text);
+	free(text);
+}
 
 FIXTURE(markers) {
 	char unused;

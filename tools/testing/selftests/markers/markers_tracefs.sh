@@ -67,6 +67,17 @@ test_listing_debug_and_bad_format() {
 	[ -d "$EVENTS/__test_trace_debug" ] || fail "no event for the debug marker"
 }
 
+# A field named common_* would shadow the common fields (common_pid, ...)
+# in filters and triggers: such a marker gets no event, and the listing
+# says why. test_markers_trace's test_trace_common_field has a field
+# named common_pid (after test_listing_debug_and_bad_format loaded it).
+test_reserved_field_name() {
+	expect_marker test_trace_common_field 'common_pid %d count %d' \
+		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:reserved-field'
+	[ ! -e "$EVENTS/test_trace_common_field" ] ||
+		fail "a marker with a field named common_pid has an event"
+}
+
 test_event_files() {
 	local f
 	for f in enable format filter trigger id; do
@@ -557,6 +568,46 @@ test_held_event() {
 	load marker-example
 }
 
+# An event held in soft mode by a trigger of another instance when its
+# sites go stays whole: the top level's enabled event is left enabled and
+# records again when the sites return, the markers are not rescanned over
+# and over while it is held (a kprobe on marker_iterate_names counts the
+# rescans), and it goes once the trigger is removed.
+test_soft_mode_orphan() {
+	local inst=$TRACEFS/instances/markers_soft n
+	mkdir "$inst" || fail "cannot make an instance" || return 1
+	echo 1 >"$EVENTS/example_int/enable"
+	echo traceon >"$inst/events/markers/example_int/trigger" ||
+		fail "the instance refused a traceon trigger"
+	rmmod marker_example || fail "rmmod marker_example"
+	[ -d "$EVENTS/example_int" ] || fail "the event held in soft mode went"
+	[ "$(cat "$EVENTS/example_int/enable" 2>&1)" = 1 ] ||
+		fail "the top level's event was disabled though the event stays"
+	if echo 'p:markers_rescan marker_iterate_names' >>"$TRACEFS/kprobe_events"; then
+		echo 1 >"$TRACEFS/events/kprobes/markers_rescan/enable"
+		sleep 3
+		echo 0 >"$TRACEFS/events/kprobes/markers_rescan/enable"
+		n=$(grep -c 'markers_rescan:' "$TRACEFS/trace")
+		echo '-:markers_rescan' >>"$TRACEFS/kprobe_events"
+		[ "$n" = 0 ] ||
+			fail "$n rescans of every marker in 3 s while the orphan is held"
+	else
+		fail "cannot add a kprobe event on marker_iterate_names"
+	fi
+	load marker-example
+	: >"$TRACEFS/trace"
+	echo 2 >"$FIRE"
+	[ "$(events_of example_int | wc -l)" = 2 ] ||
+		fail "the kept event recorded $(events_of example_int | wc -l) of 2" \
+			"firings once its sites returned"
+	rmmod marker_example || fail "second rmmod marker_example"
+	echo '!traceon' >>"$inst/events/markers/example_int/trigger"
+	wait_for 5 test ! -e "$EVENTS/example_int" ||
+		fail "the orphan stayed after its trigger went"
+	rmdir "$inst" || fail "cannot remove the instance"
+	load marker-example
+}
+
 N63=test_markers_name_sixty_three_characters_long_abcdefghijklmnopq
 
 # A name of 63 characters, the longest allowed, has its event; a module
@@ -617,11 +668,12 @@ unload_all
 reset_tracing
 load marker-example || exit 1
 
-tap_plan 29
+tap_plan 31
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
 run_test "debug label, no event for a format that does not parse" test_listing_debug_and_bad_format
+run_test "no event for a field named common_*" test_reserved_field_name
 unload test_markers_trace
 run_test "events/markers/<name> has enable, format, filter, trigger, id" test_event_files
 run_test "format lists the fields with C types, offsets, sizes" test_format
@@ -649,6 +701,8 @@ run_test "marker_stats: filtered records counted as filtered" test_stats_filtere
 run_test "a record too large for the ring buffer has its strings cut" test_record_too_large
 unload test_markers_wide
 run_test "a held event outlives its sites, goes once released" test_held_event
+run_test "an event held in soft mode by another instance keeps its files" \
+	test_soft_mode_orphan
 run_test "63-character names work; a 70-character one is refused" test_long_names
 run_test "an event takes the new format once a conflict heals" test_conflict_heals
 unload marker_example

@@ -16,6 +16,8 @@
  *		b = -3, h = 65535, i = -100000, x = 0xdeadbeef,
  *		l = 0x123456789a, ll = -5: an event without strings, one field
  *		of each size, recorded straight into its reserved entry
+ *	test_trace_common_field	"common_pid %d count %d"	5, 6
+ *		a field named as a common field: listed, but no event
  */
 
 #include <linux/fs.h>
@@ -39,6 +41,7 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	trace_mark(test_trace_fixed, "b %hhd h %hu i %d x %x l %lx ll %lld",
 		   (signed char)-3, (unsigned short)65535, -100000, 0xdeadbeefU,
 		   0x123456789aUL, -5LL);
+	trace_mark(test_trace_common_field, "common_pid %d count %d", 5, 6);
 	return count;
 }
 
