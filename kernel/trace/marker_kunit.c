@@ -711,7 +711,7 @@ DECLARE_MARKER(__marker_kunit_unsited,
 static void marker_typed_direct_waits_across_entries(struct kunit *test)
 {
 	struct marker_kunit_typed_seen t1 = { }, t2 = { };
-	unsigned long gone;
+	struct rcu_gp_oldstate gone;
 
 	KUNIT_ASSERT_EQ(test, 0,
 			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
@@ -722,9 +722,10 @@ static void marker_typed_direct_waits_across_entries(struct kunit *test)
 	/*
 	 * A grace period from here covers every CPU that read t1's array
 	 * before the unregistration: the registry's own cookie, taken as it
-	 * withdraws the array, is this one or a later one.
+	 * withdraws the array, is this one or a later one. The _full cookie
+	 * sees expedited grace periods too (all of them, during boot).
 	 */
-	gone = get_state_synchronize_rcu();
+	get_state_synchronize_rcu_full(&gone);
 	KUNIT_ASSERT_EQ(test, 0,
 			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
 							       &t1));
@@ -735,7 +736,7 @@ static void marker_typed_direct_waits_across_entries(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test,
 			    static_call_query(marker_call___marker_kunit_unsited),
 			    (void *)marker_kunit_mixed_probe);
-	KUNIT_EXPECT_TRUE_MSG(test, poll_state_synchronize_rcu(gone),
+	KUNIT_EXPECT_TRUE_MSG(test, poll_state_synchronize_rcu_full(&gone),
 			      "the direct call to t2 waited for the readers of t1's array");
 	KUNIT_EXPECT_EQ(test, 0,
 			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
