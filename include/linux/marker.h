@@ -235,18 +235,17 @@ size_t marker_site_read_bytes(const struct marker_site_info *info, u8 *buf);
 unsigned long marker_recursion_drops_read(void);
 bool marker_text_reserved(void *start, void *end);
 
-#ifdef CONFIG_MARKERS_TRACE
 /*
- * Implemented by the tracefs face (kernel/trace/trace_markers.c): the core
- * calls it when the names, formats or sites of markers changed other than
- * by a module coming or going (a format conflict healed when the owner of a
- * name's format went). Called with the marker mutex held, possibly under
- * event_mutex: it only schedules the rescan of the events.
+ * What the registry tells its notifiers (marker_notifier_register()):
+ * MARKER_NAMES_CHANGED, the sites of a name changed other than by a module
+ * coming or going (a format conflict healed: sites left out now give the
+ * name its new format).
  */
-void marker_trace_names_changed(void);
-#else
-static inline void marker_trace_names_changed(void) { }
-#endif
+#define MARKER_NAMES_CHANGED	1
+
+struct notifier_block;
+int marker_notifier_register(struct notifier_block *nb);
+int marker_notifier_unregister(struct notifier_block *nb);
 
 #else /* !CONFIG_MARKERS */
 

@@ -51,6 +51,7 @@
 #include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rculist.h>
@@ -145,6 +146,8 @@ struct marker_update {
 #define MARKER_HASH_BITS	10
 
 static DEFINE_MUTEX(marker_mutex);
+/* Who wants to know when names change (marker_notifier_register()). */
+static ATOMIC_NOTIFIER_HEAD(marker_notifier_list);
 static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
 static LIST_HEAD(marker_ranges);
 static struct marker_range marker_core;
@@ -540,8 +543,8 @@ static int marker_attach(struct marker_range *r, struct marker *m,
  * The owner of @e's format went: attach the struct markers that were left
  * out for a conflict with it, in range order, the first one giving the
  * name its new format. Their sites are patched by the next
- * marker_sites_sync_flagged(); the tracefs face is told to rescan its
- * events.
+ * marker_sites_sync_flagged(); the registry's notifiers (the tracefs
+ * face) are told, to rescan their events.
  */
 static void marker_entry_heal(struct marker_entry *e)
 {
@@ -560,7 +563,8 @@ static void marker_entry_heal(struct marker_entry *e)
 	if (e->nr_conflicts == before)
 		return;
 	marker_entry_sync(e);
-	marker_trace_names_changed();
+	atomic_notifier_call_chain(&marker_notifier_list, MARKER_NAMES_CHANGED,
+				   NULL);
 }
 
 /* ---- Sites ---- */
@@ -1777,6 +1781,42 @@ int marker_patch_batch_end(struct marker_patch_batch *batch)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(marker_patch_batch_end);
+
+/**
+ * marker_notifier_register - be told when the registry's names change
+ * @nb: its ->notifier_call gets MARKER_NAMES_CHANGED and NULL
+ *
+ * A face of the registry (the tracefs face) learns here that the sites of
+ * a name changed other than by a module coming or going, which module
+ * notifiers see: a format conflict healed, and sites that were left out
+ * now give the name its new format. The call comes with the registry's
+ * mutex held and possibly under the locks of whoever detached a probe (a
+ * trace event's reg() holds event_mutex): it must not sleep nor take
+ * such locks, only schedule work.
+ *
+ * Context: process.
+ *
+ * Return: 0.
+ */
+int marker_notifier_register(struct notifier_block *nb)
+{
+	return atomic_notifier_chain_register(&marker_notifier_list, nb);
+}
+EXPORT_SYMBOL_GPL(marker_notifier_register);
+
+/**
+ * marker_notifier_unregister - stop being told when names change
+ * @nb: as given to marker_notifier_register()
+ *
+ * Context: process; waits for a call in progress to end.
+ *
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int marker_notifier_unregister(struct notifier_block *nb)
+{
+	return atomic_notifier_chain_unregister(&marker_notifier_list, nb);
+}
+EXPORT_SYMBOL_GPL(marker_notifier_unregister);
 
 /**
  * marker_synchronize_unregister - wait for detached probes to finish

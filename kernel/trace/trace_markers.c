@@ -1341,7 +1341,7 @@ static bool marker_events_reap(void)
 /* Set once marker_trace_init() has made the first events. */
 static bool marker_events_ready;
 
-/* Set by marker_trace_names_changed(): the work rescans the names. */
+/* Set by marker_events_names_notify(): the work rescans the names. */
 static atomic_t marker_events_names_changed = ATOMIC_INIT(0);
 
 /*
@@ -1365,23 +1365,27 @@ out:
 	mutex_unlock(&event_mutex);
 }
 
-/**
- * marker_trace_names_changed - the marker core's names changed
- *
- * Called by the marker core when sites of a name changed other than by a
- * module coming or going: a format conflict healed, and sites that were
- * left out now have their name's (new) format. Schedules the rescan of
- * the events, which replaces the event of the old format.
- *
- * Context: any process context, with the marker mutex held and possibly
- * event_mutex (the reg callback unregistering a probe): takes no lock and
- * does not sleep.
+/*
+ * The registry's notifier: sites of a name changed other than by a module
+ * coming or going (a format conflict healed, and sites that were left out
+ * now have their name's new format). Schedules the rescan of the events,
+ * which replaces the event of the old format. Context: process, with the
+ * marker mutex held and possibly event_mutex (the reg callback
+ * unregistering a probe): takes no lock and does not sleep.
  */
-void marker_trace_names_changed(void)
+static int marker_events_names_notify(struct notifier_block *nb,
+				      unsigned long val, void *data)
 {
+	if (val != MARKER_NAMES_CHANGED)
+		return NOTIFY_DONE;
 	atomic_set(&marker_events_names_changed, 1);
 	mod_delayed_work(system_wq, &marker_events_work, 0);
+	return NOTIFY_OK;
 }
+
+static struct notifier_block marker_events_names_nb = {
+	.notifier_call = marker_events_names_notify,
+};
 
 #ifdef CONFIG_MODULES
 /*
@@ -1564,6 +1568,8 @@ static __init int marker_trace_init(void)
 {
 	int ret;
 
+	/* Before the first scan, so that no healed conflict goes unseen. */
+	marker_notifier_register(&marker_events_names_nb);
 	mutex_lock(&event_mutex);
 	marker_events_update();
 	marker_events_ready = true;
