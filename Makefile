@@ -3,6 +3,9 @@
 #
 #   make run     build everything, boot QEMU, run samples/markers/marker-demo.sh
 #   make check   all tests and gates; ends with "N passed, N failed, N skipped"
+#                (what CI runs)
+#   make check-quick  the inner loop: the main kernel, KUnit and every
+#                selftest in its guest; no series, gate kernels or arm64
 #   make check-arm64  the arm64 part of check alone: cross build, boot in
 #                qemu-system-aarch64, sparse/W=1; the same closing line
 #   make shell   boot the test guest with an interactive shell
@@ -61,7 +64,7 @@ CCACHE ?= 1
 APPEND ?=
 QEMU_EXTRA ?=
 KUNIT_EXPECT ?= *marker*
-KUNIT_EXPECT_GENERIC ?= marker_format_parse marker_field_fetch marker_registry
+KUNIT_EXPECT_GENERIC ?= marker_format_parse marker_field_fetch marker_registry marker_typed
 FRAGMENTS ?= $(ROOT)/configs/base.config $(ROOT)/configs/debug.config
 ARM64_FRAGMENTS ?= $(ROOT)/configs/arm64.config $(ROOT)/configs/debug.config
 ARM64_SELFTESTS_EXCLUDE ?= markers_bpf.sh markers_stress.sh
@@ -84,13 +87,16 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 	SERIES_AUTHOR SERIES_DATE ARM64_FRAGMENTS ARM64_SELFTESTS_EXCLUDE SKIP_EXPECT \
 	SLOWDOWN
 
-.PHONY: check check-arm64 run shell bench deps source overlay kernel guest \
+.PHONY: check check-quick check-arm64 run shell bench deps source overlay kernel guest \
 	nomarkers nomodules generic checkpatch sparse markers-abi stress series \
 	series-check htmldocs clean distclean check-sanitizers check-preempt-none \
 	check-cfi
 
 check:
 	@$(H)/check
+
+check-quick:
+	@CHECK_QUICK=1 $(H)/check
 
 run: guest
 	@$(H)/boot run

@@ -39,6 +39,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/marker.h>
+#include <linux/marker_typed.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>

@@ -1484,11 +1484,9 @@ static const struct file_operations marker_list_fops = {
 static int marker_site_show(const struct marker_site_info *info, void *data)
 {
 	unsigned long size, offset, code = 0, target = 0;
-	u8 bytes[MARKER_SITE_BYTES_MAX];
 	struct seq_file *m = data;
 	char sym[KSYM_NAME_LEN];
 	char *modname;
-	size_t len;
 
 	if (kallsyms_show_value(m->file->f_cred)) {
 		code = info->code;
@@ -1501,10 +1499,9 @@ static int marker_site_show(const struct marker_site_info *info, void *data)
 	else
 		seq_printf(m, "0x%lx", code);
 	seq_printf(m, " %s %s ", info->mod ? module_name(info->mod) : "vmlinux",
-		   marker_site_state(info));
-	len = marker_site_read_bytes(info, bytes);
-	if (len)
-		seq_printf(m, "%*phN", (int)len, bytes);
+		   info->state);
+	if (info->nr_bytes)
+		seq_printf(m, "%*phN", (int)info->nr_bytes, info->bytes);
 	else
 		seq_putc(m, '-');
 	seq_printf(m, " 0x%lx 0x%lx\n", code, target);

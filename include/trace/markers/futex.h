@@ -61,7 +61,7 @@
 
 #include <linux/compiler_types.h>
 #include <linux/ktime.h>
-#include <linux/marker.h>
+#include <linux/marker_typed.h>
 #include <linux/types.h>
 
 #define FUTEX_WAIT_FORMAT \

@@ -63,7 +63,7 @@
 #ifndef _TRACE_MARKERS_SCHED_H
 #define _TRACE_MARKERS_SCHED_H
 
-#include <linux/marker.h>
+#include <linux/marker_typed.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/smp.h>

@@ -24,7 +24,7 @@
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/kstrtox.h>
-#include <linux/marker.h>
+#include <linux/marker_typed.h>
 #include <linux/module.h>
 
 #define CREATE_MARKERS

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the KUnit suites of the marker core share (marker_kunit.c,
+ * marker_typed_kunit.c, marker_sites_kunit.c).
+ */
+#ifndef _KERNEL_TRACE_MARKER_KUNIT_H
+#define _KERNEL_TRACE_MARKER_KUNIT_H
+
+#include <linux/marker.h>
+
+/* What the test probes saw. */
+struct marker_kunit_seen {
+	unsigned int calls;
+	int a;
+	unsigned long long b;
+	char s[16];
+	const struct marker *marker;
+};
+
+/* The format of marker_kunit_values, fired by marker_kunit_fire(). */
+#define MARKER_KUNIT_FMT	"a %d b %llu s %s"
+
+/* Record the values of a marker_kunit_values site in a marker_kunit_seen. */
+void marker_kunit_probe(const struct marker *marker, void *priv,
+			va_list *args);
+/* Count calls in a marker_kunit_seen. */
+void marker_kunit_count(const struct marker *marker, void *priv,
+			va_list *args);
+void marker_kunit_fire(int a, unsigned long long b, const char *s);
+/* Stands in for marker_array_alloc(): no memory for probe arrays. */
+struct marker_probe_array *marker_kunit_no_memory(unsigned int nr);
+
+#endif /* _KERNEL_TRACE_MARKER_KUNIT_H */

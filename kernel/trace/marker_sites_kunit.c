@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of patchable marker sites: the bytes at a site as probes
+ * come and go, busy sites, kprobes kept off sites, batches (one per
+ * update, and the caller's own), and the site table's protection.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/context_tracking.h>
+#include <linux/hardirq.h>
+#include <linux/init.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/marker.h>
+#include <linux/memory.h>
+#include <linux/module.h>
+#include <linux/static_call.h>
+#include <linux/string.h>
+#include <asm/sections.h>
+
+#include "marker_internal.h"
+#include "marker_kunit.h"
+
+struct marker_kunit_other {
+	struct marker_kunit_seen seen;
+	struct completion done;
+	int ret;
+};
+
+/* Another task: registers, fires once, and says how that went. */
+static int marker_kunit_other_task(void *data)
+{
+	struct marker_kunit_other *o = data;
+
+	o->ret = marker_probe_register("marker_kunit_values", MARKER_KUNIT_FMT,
+				       marker_kunit_count, &o->seen);
+	if (!o->ret)
+		marker_kunit_fire(3, 4, "other");
+	complete(&o->done);
+	return 0;
+}
+
+/*
+ * A patch batch is its owner's: another task's registration while it is
+ * open patches its sites before returning, and its probe is called.
+ */
+static void marker_batch_belongs_to_caller(struct kunit *test)
+{
+	struct marker_kunit_other o = { };
+	struct marker_patch_batch batch;
+	struct task_struct *task;
+
+	init_completion(&o.done);
+	marker_patch_batch_begin(&batch);
+	task = kthread_run(marker_kunit_other_task, &o, "marker_kunit_other");
+	if (IS_ERR(task)) {
+		marker_patch_batch_end(&batch);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(task));
+		return;
+	}
+	wait_for_completion(&o.done);
+	KUNIT_EXPECT_EQ(test, o.ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, o.seen.calls, 1,
+			    "the other task's probe is called while this batch is open");
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &o.seen));
+	marker_synchronize_unregister();
+}
+
+
+/*
+ * The site suite knows each architecture's instructions and IPI counters:
+ * the helpers below are all it needs of them.
+ */
+
+#ifdef CONFIG_X86
+#include <linux/kallsyms.h>
+#include <trace/events/csd.h>
+#include <asm/text-patching.h>
+
+/* A disabled site: the 5-byte NOP. */
+#define marker_kunit_nop	x86_nops[MARKER_SITE_SIZE]
+
+/* An instruction markers never write: DS-prefixed 4-byte NOP. */
+static const u8 marker_kunit_foreign[MARKER_SITE_SIZE] = {
+	0x3e, 0x0f, 0x1f, 0x40, 0x00
+};
+
+/* Where the instruction at @code jumps if it is JMP rel32, else 0. */
+static unsigned long marker_kunit_jmp_target(unsigned long code)
+{
+	const u8 *insn = (const u8 *)code;
+	s32 rel;
+
+	if (insn[0] != 0xe9)
+		return 0;
+	memcpy(&rel, insn + 1, sizeof(rel));
+	return code + MARKER_SITE_SIZE + rel;
+}
+
+static void marker_kunit_poke(unsigned long code, const void *bytes)
+{
+	mutex_lock(&text_mutex);
+	text_poke_bp((void *)code, bytes, MARKER_SITE_SIZE, marker_kunit_nop);
+	mutex_unlock(&text_mutex);
+}
+
+/*
+ * text_poke_sync() rounds run by other CPUs: each runs do_sync_core() from
+ * a function-call IPI. They are counted at csd_function_entry rather than
+ * as every function-call IPI (irq_call_count, CAL in /proc/interrupts):
+ * the scheduler's remote wakeups (ttwu_queue_wakelist()) come through the
+ * same vector, and on a slow preemptible kernel some land in the window.
+ */
+static atomic_long_t marker_kunit_sync_rounds;
+static unsigned long marker_kunit_sync_core;
+
+/*
+ * Hard-IRQ context, on the CPU the IPI reached; csd is NULL where the
+ * sender runs the function itself, which is not an IPI.
+ */
+static void marker_kunit_csd_entry(void *data, smp_call_func_t func,
+				   call_single_data_t *csd)
+{
+	if (csd && (unsigned long)func == marker_kunit_sync_core)
+		atomic_long_inc(&marker_kunit_sync_rounds);
+}
+
+static void marker_kunit_ipis_start(struct kunit *test)
+{
+	marker_kunit_sync_core = kallsyms_lookup_name("do_sync_core");
+	if (!marker_kunit_sync_core)
+		kunit_skip(test, "do_sync_core() not found in kallsyms");
+	KUNIT_ASSERT_EQ(test, 0,
+			register_trace_csd_function_entry(marker_kunit_csd_entry,
+							  NULL));
+}
+
+static void marker_kunit_ipis_stop(void)
+{
+	unregister_trace_csd_function_entry(marker_kunit_csd_entry, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static unsigned long marker_kunit_call_ipis(void)
+{
+	return atomic_long_read(&marker_kunit_sync_rounds);
+}
+
+/* text_poke_finish() patches its queue with three sync rounds. */
+#define MARKER_KUNIT_BATCH_IPIS_MAX(others)	(2 * 3 * (others))
+#endif /* CONFIG_X86 */
+
+#ifdef CONFIG_ARM64
+#include <linux/cpu.h>
+#include <linux/interrupt.h>
+#include <linux/irqdesc.h>
+#include <linux/kernel_stat.h>
+#include <linux/unaligned.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+
+/*
+ * A64 instructions, little-endian in memory: NOP, and YIELD, a hint that
+ * markers never write.
+ */
+static const u8 marker_kunit_nop[MARKER_SITE_SIZE] = {
+	0x1f, 0x20, 0x03, 0xd5
+};
+
+static const u8 marker_kunit_foreign[MARKER_SITE_SIZE] = {
+	0x3f, 0x20, 0x03, 0xd5
+};
+
+/* Where the instruction at @code branches if it is B, else 0. */
+static unsigned long marker_kunit_jmp_target(unsigned long code)
+{
+	u32 insn = get_unaligned_le32((const void *)code);
+
+	if (!aarch64_insn_is_b(insn))
+		return 0;
+	return code + aarch64_get_branch_offset(insn);
+}
+
+/* As a kprobe is armed: with every other CPU stopped. */
+static void marker_kunit_poke(unsigned long code, const void *bytes)
+{
+	void *addr = (void *)code;
+	u32 insn = get_unaligned_le32(bytes);
+
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	WARN_ON(aarch64_insn_patch_text(&addr, &insn, 1));
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+}
+
+/* arm64 reads the IPI's own counter: nothing to set up. */
+static void marker_kunit_ipis_start(struct kunit *test)
+{
+}
+
+static void marker_kunit_ipis_stop(void)
+{
+}
+
+/*
+ * Function-call IPIs all CPUs received (IPI1 in /proc/interrupts): arm64
+ * requests its IPIs as consecutive per-CPU interrupts named "IPI", the
+ * function call one second (IPI_CALL_FUNC in arch/arm64/kernel/smp.c).
+ */
+static unsigned long marker_kunit_call_ipis(void)
+{
+	struct irq_desc *desc;
+	unsigned long sum = 0;
+	unsigned int irq;
+	int cpu;
+
+	for_each_irq_desc(irq, desc)
+		if (desc->action && desc->action->name &&
+		    !strcmp(desc->action->name, "IPI"))
+			break;
+	if (irq >= nr_irqs)
+		return 0;
+	for_each_online_cpu(cpu)
+		sum += kstat_irqs_cpu(irq + 1, cpu);
+	return sum;
+}
+
+/* One kick_all_cpus_sync() per batch; room for a stray IPI or two. */
+#define MARKER_KUNIT_BATCH_IPIS_MAX(others)	(4 * (others))
+#endif /* CONFIG_ARM64 */
+
+struct marker_kunit_site {
+	const char *name;
+	unsigned long code;
+	unsigned long target;
+	bool enabled;
+	bool busy;
+	unsigned int found;
+};
+
+static int marker_kunit_find_site(const struct marker_site_info *info,
+				  void *data)
+{
+	struct marker_kunit_site *site = data;
+
+	if (strcmp(info->marker->name, site->name))
+		return 0;
+	site->code = info->code;
+	site->target = info->target;
+	site->enabled = info->enabled;
+	site->busy = info->busy;
+	site->found++;
+	return 0;
+}
+
+/* The two sites of marker_kunit_two, in address order. */
+struct marker_kunit_two_sites {
+	struct marker_kunit_site site[2];
+	unsigned int found;
+};
+
+static int marker_kunit_find_two(const struct marker_site_info *info,
+				 void *data)
+{
+	struct marker_kunit_two_sites *two = data;
+
+	if (strcmp(info->marker->name, "marker_kunit_two"))
+		return 0;
+	if (two->found < 2) {
+		two->site[two->found].name = info->marker->name;
+		marker_kunit_find_site(info, &two->site[two->found]);
+	}
+	two->found++;
+	return 0;
+}
+
+static void marker_kunit_get_site(struct kunit *test,
+				  struct marker_kunit_site *site,
+				  const char *name)
+{
+	memset(site, 0, sizeof(*site));
+	site->name = name;
+	marker_iterate_sites(marker_kunit_find_site, site);
+	KUNIT_ASSERT_EQ_MSG(test, site->found, 1, "one site named %s", name);
+}
+
+static void marker_kunit_expect_nop(struct kunit *test, unsigned long code)
+{
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_nop,
+			       MARKER_SITE_SIZE, "a disabled site holds the NOP");
+}
+
+static void marker_kunit_expect_jmp(struct kunit *test, unsigned long code,
+				    unsigned long target)
+{
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_jmp_target(code), target,
+			    "an enabled site holds a jump to its probe call");
+}
+
+static void marker_site_bytes(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE(test, site.enabled);
+	KUNIT_EXPECT_NE(test, site.target, site.code);
+	marker_kunit_expect_nop(test, site.code);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE(test, site.enabled);
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_kunit_fire(11, 12, "jmp");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE(test, site.enabled);
+	marker_kunit_expect_nop(test, site.code);
+}
+
+/*
+ * Inside marker_patch_batch_begin()/end(), a registration publishes its
+ * probes but the site is patched only at the end, and a failing one still
+ * fails.
+ */
+static void marker_site_patch_batch(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	struct marker_patch_batch batch, inner;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	marker_patch_batch_begin(&batch);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	KUNIT_EXPECT_EQ(test, -EPERM,
+			marker_probe_register("marker_kunit_values", "x %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE_MSG(test, site.enabled, "the probes are published");
+	marker_kunit_expect_nop(test, site.code);
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_kunit_fire(5, 6, "batch");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL, marker_patch_batch_end(&batch),
+			    "a batch ends once");
+
+	marker_patch_batch_begin(&batch);
+	marker_patch_batch_begin(&inner);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&inner));
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	marker_kunit_expect_nop(test, site.code);
+	marker_synchronize_unregister();
+	marker_kunit_fire(7, 8, "off");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+}
+
+static void marker_site_kprobe_refused(struct kunit *test)
+{
+#ifdef CONFIG_KPROBES
+	struct marker_kunit_site site;
+	struct kprobe kp = { };
+	int ret;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code,
+						     (void *)site.code));
+	KUNIT_EXPECT_TRUE(test,
+			  marker_text_reserved((void *)site.code + MARKER_SITE_SIZE - 1,
+					       (void *)site.code + MARKER_SITE_SIZE - 1));
+	KUNIT_EXPECT_FALSE(test,
+			   marker_text_reserved((void *)site.code + MARKER_SITE_SIZE,
+						(void *)site.code + MARKER_SITE_SIZE));
+
+	kp.addr = (kprobe_opcode_t *)site.code;
+	ret = register_kprobe(&kp);
+	if (!ret)
+		unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL,
+			    "a kprobe on a marker site is refused");
+#else
+	kunit_skip(test, "needs CONFIG_KPROBES");
+#endif
+}
+
+static void marker_site_busy(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	marker_kunit_expect_nop(test, site.code);
+	marker_kunit_poke(site.code, marker_kunit_foreign);
+
+	KUNIT_EXPECT_EQ_MSG(test, -EBUSY,
+			    marker_probe_register("marker_kunit_values",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_probe, &seen),
+			    "a marker whose only site is changed by someone else is -EBUSY");
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
+			       MARKER_SITE_SIZE, "the foreign bytes are left alone");
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE_MSG(test, site.enabled, "the marker stays off");
+	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
+	marker_kunit_fire(1, 2, "busy");
+	KUNIT_EXPECT_EQ(test, seen.calls, 0);
+
+	marker_kunit_poke(site.code, marker_kunit_nop);
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_values",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_probe, &seen),
+			    "the restored site can be enabled");
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE_MSG(test, site.busy, "and is no longer busy");
+	marker_kunit_fire(1, 2, "back");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+}
+
+static noinline void marker_kunit_fire_two_a(int i)
+{
+	trace_mark(marker_kunit_two, "i %d", i);
+}
+
+static noinline void marker_kunit_fire_two_b(int i)
+{
+	trace_mark(marker_kunit_two, "i %d", i);
+}
+
+/*
+ * One busy site does not hold back the other sites of its name: they are
+ * enabled, the busy one is listed and left alone, and the next update of
+ * the name brings it back once it holds markers' code again.
+ */
+static void marker_site_busy_one_of_two(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_two_sites two = { };
+
+	marker_iterate_sites(marker_kunit_find_two, &two);
+	KUNIT_ASSERT_EQ(test, two.found, 2);
+	marker_kunit_poke(two.site[0].code, marker_kunit_foreign);
+
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_two", "i %d",
+						  marker_kunit_count, &seen),
+			    "one busy site of two does not fail the registration");
+	two.found = 0;
+	marker_iterate_sites(marker_kunit_find_two, &two);
+	KUNIT_EXPECT_TRUE_MSG(test, two.site[0].busy, "the busy site is listed");
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)two.site[0].code,
+			       marker_kunit_foreign, MARKER_SITE_SIZE,
+			       "its foreign bytes are left alone");
+	KUNIT_EXPECT_FALSE(test, two.site[1].busy);
+	marker_kunit_expect_jmp(test, two.site[1].code, two.site[1].target);
+	marker_kunit_fire_two_a(1);
+	marker_kunit_fire_two_b(2);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "the other site fires, the busy one does not");
+
+	marker_kunit_poke(two.site[0].code, marker_kunit_nop);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_two",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+	two.found = 0;
+	marker_iterate_sites(marker_kunit_find_two, &two);
+	KUNIT_EXPECT_FALSE_MSG(test, two.site[0].busy,
+			       "the next update finds markers' code: not busy");
+	marker_kunit_expect_nop(test, two.site[0].code);
+	marker_kunit_expect_nop(test, two.site[1].code);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_two", "i %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_expect_jmp(test, two.site[0].code, two.site[0].target);
+	marker_kunit_expect_jmp(test, two.site[1].code, two.site[1].target);
+	marker_kunit_fire_two_a(3);
+	marker_kunit_fire_two_b(4);
+	KUNIT_EXPECT_EQ(test, seen.calls, 3);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_two",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+#ifdef CONFIG_OPTPROBES
+/* Simple, boostable instructions before a site. */
+static noinline void marker_kunit_fire_near(int *counter)
+{
+	WRITE_ONCE(*counter, READ_ONCE(*counter) + 1);
+	barrier();
+	trace_mark(marker_kunit_near, "n %d", READ_ONCE(*counter));
+}
+
+/* The same without a site: what the optimizer does optimize. */
+static noinline int marker_kunit_plain(int *p)
+{
+	return READ_ONCE(p[0]) + READ_ONCE(p[1]) + READ_ONCE(p[2]);
+}
+
+static int marker_kunit_kprobe_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/* Whether the kprobe at @addr ended up optimized (a JMP, not an int3). */
+static bool marker_kunit_optimized(void *addr)
+{
+	struct kprobe *p;
+	bool optimized;
+
+	wait_for_kprobe_optimizer();
+	preempt_disable();
+	p = get_kprobe(addr);
+	optimized = p && kprobe_optimized(p);
+	preempt_enable();
+	return optimized;
+}
+#endif
+
+/*
+ * A kprobe on an instruction just before a site is not optimized into a
+ * JMP over the site, and the marker works while the kprobe is there.
+ */
+static void marker_site_optprobe_refused(struct kunit *test)
+{
+#ifdef CONFIG_OPTPROBES
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+	struct kprobe kp = { .pre_handler = marker_kunit_kprobe_handler };
+	int counter = 0, k, ret = -EINVAL;
+
+	kp.addr = (kprobe_opcode_t *)marker_kunit_plain;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	KUNIT_EXPECT_TRUE_MSG(test, marker_kunit_optimized(kp.addr),
+			      "control: a kprobe away from sites is optimized here");
+	unregister_kprobe(&kp);
+
+	marker_kunit_get_site(test, &site, "marker_kunit_near");
+	for (k = 1; k < MARKER_SITE_SIZE && ret; k++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.pre_handler = marker_kunit_kprobe_handler;
+		kp.addr = (kprobe_opcode_t *)(site.code - k);
+		ret = register_kprobe(&kp);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "an instruction starts within 4 bytes before the site");
+	KUNIT_EXPECT_FALSE_MSG(test, marker_kunit_optimized(kp.addr),
+			       "a kprobe %d bytes before a site is not optimized",
+			       k - 1);
+	marker_kunit_expect_nop(test, site.code);
+
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_register("marker_kunit_near", "n %d",
+						  marker_kunit_count, &seen),
+			    "the marker enables beside the kprobe");
+	marker_kunit_expect_jmp(test, site.code, site.target);
+	marker_kunit_fire_near(&counter);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_near",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_expect_nop(test, site.code);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, counter, 1);
+#else
+	kunit_skip(test, "needs CONFIG_OPTPROBES");
+#endif
+}
+
+/*
+ * The first byte of a site's out-of-line block is reserved with the site:
+ * nothing jumps there while the site is a NOP, so an optimized kprobe
+ * over the instructions before it could otherwise take it. A kprobe on
+ * those instructions is not optimized over it.
+ */
+static void marker_site_block_reserved(struct kunit *test)
+{
+	struct marker_kunit_site site;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      marker_text_reserved((void *)site.target,
+						   (void *)site.target),
+			      "the block's first byte is reserved");
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      marker_text_reserved((void *)site.target - 4,
+						   (void *)site.target),
+			      "so is a range that ends there");
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       marker_text_reserved((void *)site.target + 1,
+						    (void *)site.target + 1),
+			       "the rest of the block is not");
+#ifdef CONFIG_OPTPROBES
+	{
+		int k, tried = 0;
+
+		marker_kunit_get_site(test, &site, "marker_kunit_near");
+		for (k = 1; k < MARKER_SITE_SIZE; k++) {
+			struct kprobe kp = {
+				.pre_handler = marker_kunit_kprobe_handler,
+				.addr = (kprobe_opcode_t *)(site.target - k),
+			};
+
+			/* Not every address before the block starts an instruction. */
+			if (register_kprobe(&kp))
+				continue;
+			tried++;
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       marker_kunit_optimized(kp.addr),
+					       "a kprobe %d bytes before a site's block is not optimized over it",
+					       k);
+			unregister_kprobe(&kp);
+		}
+		kunit_info(test, "%d kprobes tried before the block", tried);
+	}
+#endif
+}
+
+/*
+ * What held at early_initcall time, before marker_init() (this object is
+ * linked before marker.o): kprobes may be registered from the first
+ * initcalls on, and a core site must be refused to them already.
+ */
+static int marker_kunit_early_reserved = -1;
+static int marker_kunit_early_names = -1;
+
+static int marker_kunit_count_names(const struct marker_name_info *info,
+				    void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+static int __init marker_kunit_early(void)
+{
+	unsigned long code;
+
+	if (__stop___marker_sites - __start___marker_sites > 0) {
+		code = marker_site_code(__start___marker_sites);
+		marker_kunit_early_reserved =
+			marker_text_reserved((void *)code, (void *)code);
+	}
+	marker_kunit_early_names = 0;
+	marker_iterate_names(marker_kunit_count_names,
+			     &marker_kunit_early_names);
+	return 0;
+}
+early_initcall(marker_kunit_early);
+
+static void marker_site_reserved_before_init(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_early_names, 0,
+			    "the check ran before marker_init() attached a name");
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_early_reserved, 1,
+			    "a core site was reserved against kprobes then");
+}
+
+/* The table text_poke() writes through is read-only after init. */
+static void marker_site_table_read_only(struct kunit *test)
+{
+	KUNIT_EXPECT_GT(test, __stop___marker_sites - __start___marker_sites, 0);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      (void *)__start___marker_sites >=
+			      (void *)__start_ro_after_init &&
+			      (void *)__stop___marker_sites <=
+			      (void *)__end_ro_after_init,
+			      "__marker_sites %p-%p, ro_after_init %p-%p",
+			      __start___marker_sites, __stop___marker_sites,
+			      __start_ro_after_init, __end_ro_after_init);
+}
+
+/* 64 sites of 64 markers, for one batch. */
+#define MARKER_KUNIT_BATCH	64
+#define MB(n)	trace_mark(marker_kunit_batch_##n, "i %d", i)
+#define MB8(n)					\
+	do {					\
+		MB(n##0);			\
+		MB(n##1);			\
+		MB(n##2);			\
+		MB(n##3);			\
+		MB(n##4);			\
+		MB(n##5);			\
+		MB(n##6);			\
+		MB(n##7);			\
+	} while (0)
+
+static noinline void marker_kunit_fire_batch(int i)
+{
+	MB8(0);
+	MB8(1);
+	MB8(2);
+	MB8(3);
+	MB8(4);
+	MB8(5);
+	MB8(6);
+	MB8(7);
+}
+
+/*
+ * Each sync round of a batch is one function-call IPI to every other
+ * online CPU: count the IPIs all CPUs received around an update.
+ */
+static void marker_kunit_expect_one_batch(struct kunit *test,
+					  unsigned long ipis, const char *what)
+{
+	unsigned int others = num_online_cpus() - 1;
+
+	kunit_info(test, "%s 64 sites: %lu call IPIs on %u other CPUs\n",
+		   what, ipis, others);
+	KUNIT_EXPECT_GE_MSG(test, ipis, others,
+			    "%s: at least one sync round", what);
+	KUNIT_EXPECT_LT_MSG(test, ipis, MARKER_KUNIT_BATCH_IPIS_MAX(others),
+			    "%s: 64 sites cost one batch of sync rounds, not 64",
+			    what);
+}
+
+struct marker_kunit_batch {
+	struct marker_probe_request reqs[MARKER_KUNIT_BATCH];
+	char names[MARKER_KUNIT_BATCH][24];
+	unsigned int sites, enabled, jmps;
+};
+
+static int marker_kunit_batch_site(const struct marker_site_info *info,
+				   void *data)
+{
+	struct marker_kunit_batch *b = data;
+
+	if (strncmp(info->marker->name, "marker_kunit_batch_", 19))
+		return 0;
+	b->sites++;
+	b->enabled += info->enabled;
+	b->jmps += marker_kunit_jmp_target(info->code) == info->target;
+	return 0;
+}
+
+static void marker_site_batch(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_probe_request *reqs;
+	unsigned long ipis, on, off, best_on = ULONG_MAX, best_off = ULONG_MAX;
+	unsigned int others = num_online_cpus() - 1;
+	struct marker_kunit_batch *b;
+	unsigned int i, try;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	reqs = b->reqs;
+	for (i = 0; i < MARKER_KUNIT_BATCH; i++) {
+		snprintf(b->names[i], sizeof(b->names[i]),
+			 "marker_kunit_batch_%u%u", i / 8, i % 8);
+		reqs[i] = (struct marker_probe_request) {
+			.name = b->names[i], .format = "i %d",
+			.probe = marker_kunit_count, .probe_private = &seen,
+		};
+	}
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "sync rounds are only seen with 2 CPUs or more");
+
+	/*
+	 * Other code may patch text in the same window (a static key, say),
+	 * so the whole update is measured up to 3 times and the fewest IPIs
+	 * of each direction are checked: one batch per site (3 sync rounds
+	 * per site on x86) fails every time.
+	 */
+	marker_kunit_ipis_start(test);
+	for (try = 0; try < 3; try++) {
+		ipis = marker_kunit_call_ipis();
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_register_batch(reqs, MARKER_KUNIT_BATCH));
+		on = marker_kunit_call_ipis() - ipis;
+		if (!try) {
+			marker_iterate_sites(marker_kunit_batch_site, b);
+			KUNIT_EXPECT_EQ(test, b->sites, MARKER_KUNIT_BATCH);
+			KUNIT_EXPECT_EQ(test, b->enabled, MARKER_KUNIT_BATCH);
+			KUNIT_EXPECT_EQ(test, b->jmps, MARKER_KUNIT_BATCH);
+			marker_kunit_fire_batch(0);
+			KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+		}
+
+		ipis = marker_kunit_call_ipis();
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_unregister_batch(reqs, MARKER_KUNIT_BATCH));
+		off = marker_kunit_call_ipis() - ipis;
+		marker_synchronize_unregister();
+		if (!try) {
+			b->sites = 0;
+			b->enabled = 0;
+			b->jmps = 0;
+			marker_iterate_sites(marker_kunit_batch_site, b);
+			KUNIT_EXPECT_EQ(test, b->enabled, 0);
+			KUNIT_EXPECT_EQ(test, b->jmps, 0);
+			marker_kunit_fire_batch(0);
+			KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_BATCH);
+		}
+		best_on = min(best_on, on);
+		best_off = min(best_off, off);
+		if (best_on < MARKER_KUNIT_BATCH_IPIS_MAX(others) &&
+		    best_off < MARKER_KUNIT_BATCH_IPIS_MAX(others))
+			break;
+	}
+	marker_kunit_ipis_stop();
+	marker_kunit_expect_one_batch(test, best_on, "enabling");
+	marker_kunit_expect_one_batch(test, best_off, "disabling");
+}
+
+
+static struct kunit_case marker_site_cases[] = {
+	KUNIT_CASE(marker_site_bytes),
+	KUNIT_CASE(marker_site_patch_batch),
+	KUNIT_CASE(marker_site_kprobe_refused),
+	KUNIT_CASE(marker_site_busy),
+	KUNIT_CASE(marker_site_busy_one_of_two),
+	KUNIT_CASE(marker_site_optprobe_refused),
+	KUNIT_CASE(marker_site_block_reserved),
+	KUNIT_CASE(marker_site_table_read_only),
+	KUNIT_CASE(marker_site_reserved_before_init),
+	KUNIT_CASE(marker_site_batch),
+	KUNIT_CASE(marker_batch_belongs_to_caller),
+	{}
+};
+
+static struct kunit_suite marker_site_suite = {
+	.name = "marker_sites",
+	.test_cases = marker_site_cases,
+};
+
+kunit_test_suites(&marker_site_suite);
+
+MODULE_DESCRIPTION("KUnit tests for patchable marker sites");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static markers: the static calls of typed markers.
+ *
+ * A marker declared with DECLARE_MARKER() (struct marker_typed) has typed
+ * probes, which take its C prototype, and its mark_<name>() sites call
+ * through a static call: the only typed probe directly, or one of the
+ * marker's iterators. This file owns which: it points the static call at
+ * an iterator before an array the call cannot serve is published, and at
+ * a probe only after its array is published and a grace period has passed
+ * since the array before was replaced, so that no CPU passes a stale
+ * ->data to it, as kernel/tracepoint.c does. It also ties a declaration
+ * to its name's entry while the declaration has sites or typed probes.
+ * It changes no probe array (marker.c) and patches no site
+ * (marker_sites.c); static_call_update() takes cpus_read_lock() and
+ * text_mutex itself, so this runs with marker_mutex held and nothing else.
+ */
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/list.h>
+#include <linux/marker.h>
+#include <linux/marker_typed.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/static_call.h>
+
+#include "marker_internal.h"
+
+/*
+ * @e's sites and typed probes are those of declaration @t: publish @e's
+ * probes there, and let @t find @e without a lookup by name.
+ */
+void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
+{
+	e->typed = t;
+	t->entry = e;
+	rcu_assign_pointer(t->probes, e->probes);
+}
+
+static unsigned int marker_array_typed(struct marker_probe_array *a)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; a && i < a->nr_typed; i++)
+		n += marker_probe_live(marker_slot(a, i));
+	return n;
+}
+
+/*
+ * A typed marker's name-wide state goes with its last mark_<name>() site
+ * and typed probe: its struct marker_typed may belong to a module on its
+ * way out. Its static call is one of its iterators by then (no typed
+ * probe), and the struct keeps which for when the name is typed again.
+ */
+void marker_entry_untype(struct marker_entry *e)
+{
+	if (!e->typed || e->nr_typed || e->in_update ||
+	    marker_array_typed(e->probes))
+		return;
+	/* A CPU may still hold the array withdrawn, and its ->data. */
+	if (rcu_access_pointer(e->typed->probes))
+		e->typed->call_gp = get_state_synchronize_rcu();
+	RCU_INIT_POINTER(e->typed->probes, NULL);
+	e->typed->entry = NULL;
+	e->typed = NULL;
+}
+
+/*
+ * A typed marker's static call calls (struct marker_typed ->call) its only
+ * typed probe, its typed iterator (typed probes only) or, NULL, its
+ * iterator of every probe, which serves any array.
+ */
+
+/* Typed entries whose static call waits for its target. */
+static LIST_HEAD(marker_direct_list);
+
+/* The probe a typed marker's static call may call directly for @a, or NULL. */
+static void *marker_array_direct(struct marker_probe_array *a)
+{
+	if (!a || a->nr != 1 || a->nr_typed != 1 ||
+	    !marker_probe_live(&a->probes[0]))
+		return NULL;
+	return a->probes[0].func;
+}
+
+/* Does @a hold typed probes only (detached slots aside)? */
+static bool marker_array_typed_only(struct marker_probe_array *a)
+{
+	return a && a->nr == a->nr_typed;
+}
+
+/* The static call's best target for @a: probe, typed iterator or NULL. */
+static void *marker_array_call(struct marker_typed *t,
+			       struct marker_probe_array *a)
+{
+	if (!marker_array_typed_only(a))
+		return NULL;
+	return marker_array_direct(a) ?: t->iterator_typed;
+}
+
+/* Can the static call's target @call serve @a once @a is published? */
+static bool marker_call_serves(struct marker_typed *t, void *call,
+			       struct marker_probe_array *a)
+{
+	if (!call)
+		return true;
+	if (call == t->iterator_typed)
+		return marker_array_typed_only(a);
+	return marker_array_direct(a) == call && a->data == t->call_data;
+}
+
+/* Point @e's static call at @call, or at its iterator for NULL. */
+static void marker_static_call(struct marker_entry *e, void *call)
+{
+	struct marker_typed *t = e->typed;
+
+	lockdep_assert_held(&marker_mutex);
+	__static_call_update(t->key, t->tramp, call ?: t->iterator);
+	t->call = call;
+}
+
+/*
+ * Before the arrays of an update are published: a static call that cannot
+ * serve the new array (another probe, other data, more probes or probes
+ * with a format) goes to an iterator that can, which reads the array
+ * itself. Caller holds marker_mutex only.
+ */
+void marker_update_calls_before(struct marker_update *u)
+{
+	struct marker_entry *e;
+	struct marker_typed *t;
+
+	list_for_each_entry(e, &u->entries, update) {
+		t = e->typed;
+		if (!t || marker_call_serves(t, t->call, e->pending))
+			continue;
+		marker_static_call(e, marker_array_typed_only(e->pending) ?
+				      t->iterator_typed : NULL);
+	}
+}
+
+void marker_entry_want_direct(struct marker_entry *e)
+{
+	if (e->typed &&
+	    marker_array_call(e->typed, e->probes) != e->typed->call &&
+	    list_empty(&e->direct))
+		list_add_tail(&e->direct, &marker_direct_list);
+}
+
+/*
+ * After the arrays are published: a typed marker with typed probes only
+ * calls its typed iterator, and with one typed probe calls it directly,
+ * once no CPU can hold the ->data of an array replaced before (one grace
+ * period after the last replacement, often long past). Caller holds
+ * marker_mutex only.
+ */
+void marker_calls_after(void)
+{
+	struct marker_entry *e, *tmp;
+	struct marker_typed *t;
+	void *call;
+
+	list_for_each_entry_safe(e, tmp, &marker_direct_list, direct) {
+		list_del_init(&e->direct);
+		t = e->typed;
+		if (!t)
+			continue;
+		call = marker_array_call(t, e->probes);
+		if (call == t->call)
+			continue;
+		if (call && call != t->iterator_typed) {
+			cond_synchronize_rcu(t->call_gp);
+			t->call_data = e->probes->data;
+		}
+		marker_static_call(e, call);
+	}
+}
+
+/**
+ * __marker_call_varargs - call a probe with a format from a typed marker
+ * @marker: the typed marker's name and format
+ * @func: the probe, a marker_probe_func
+ * @probe_private: its private pointer
+ *
+ * The iterator of a DECLARE_MARKER() marker calls this with the marker's
+ * values. Context: the iterator's (any, preemption disabled). A probe that
+ * fires a marker in the same context on this CPU is not called again from
+ * it (counted in marker_recursion_drops).
+ */
+void notrace __marker_call_varargs(const struct marker *marker, void *func,
+				   void *probe_private, ...)
+{
+	unsigned int bit = marker_enter();
+	va_list args;
+
+	if (unlikely(!bit))
+		return;
+	va_start(args, probe_private);
+	((marker_probe_func)func)(marker, probe_private, &args);
+	va_end(args);
+	marker_exit(bit);
+}
+EXPORT_SYMBOL_GPL(__marker_call_varargs);
+
+/**
+ * marker_probe_register_typed - attach a typed probe to a typed marker
+ * @typed: the marker's __marker_typed_<name>
+ * @probe: ``void probe(void *data, proto)``, proto the marker's prototype
+ * @probe_private: passed to @probe as @data
+ *
+ * Called by register_mark_<name>(), which checks @probe's type. The only
+ * probe of a marker is called directly from its sites (a static call); the
+ * marker may also have probes with a format, called with its values.
+ *
+ * Context: process; may sleep (it may wait for a grace period before
+ * pointing the static call at @probe).
+ *
+ * Return: as marker_probe_register(); -EPERM also if the marker's sites
+ * are trace_mark() sites or belong to another declaration of the name.
+ */
+int marker_probe_register_typed(struct marker_typed *typed, void *probe,
+				void *probe_private)
+{
+	struct marker_probe_request req = {
+		.name = typed->marker.name,
+		.format = typed->marker.format,
+		.probe = (marker_probe_func)probe,
+		.probe_private = probe_private,
+		.typed = typed,
+	};
+
+	return marker_probe_change(&req, 1, true);
+}
+EXPORT_SYMBOL_GPL(marker_probe_register_typed);
+
+/**
+ * marker_probe_unregister_typed - detach a typed probe
+ * @typed: the marker's __marker_typed_<name>
+ * @probe: the probe
+ * @probe_private: the private pointer it was registered with
+ *
+ * Called by unregister_mark_<name>(). As for marker_probe_unregister(),
+ * call marker_synchronize_unregister() before freeing what the probe uses.
+ *
+ * Return: as marker_probe_unregister().
+ */
+int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
+				  void *probe_private)
+{
+	struct marker_probe_request req = {
+		.name = typed->marker.name,
+		.probe = (marker_probe_func)probe,
+		.probe_private = probe_private,
+		.typed = typed,
+	};
+
+	return marker_probe_change(&req, 1, false);
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister_typed);
+

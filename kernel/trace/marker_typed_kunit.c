@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of typed markers (DECLARE_MARKER()): typed probes and their
+ * values, a name's kind decided by its first site, re-entry, the sites'
+ * RCU rule, and where the static call points as probes come and go.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/context_tracking.h>
+#include <linux/hardirq.h>
+#include <linux/init.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/marker.h>
+#include <linux/marker_typed.h>
+#include <linux/memory.h>
+#include <linux/module.h>
+#include <linux/static_call.h>
+#include <linux/string.h>
+#include <asm/sections.h>
+
+#include "marker_internal.h"
+#include "marker_kunit.h"
+
+/* A typed debug marker, declared as subsystem headers declare theirs. */
+#define CREATE_MARKERS
+DECLARE_MARKER(__marker_kunit_typed,
+	       MARKER_PROTO(int a, unsigned long long b, const char *s),
+	       MARKER_ARGS(a, b, s),
+	       MARKER_KUNIT_FMT,
+	       MARKER_VALUES(a, b, s));
+#undef CREATE_MARKERS
+
+static noinline void marker_kunit_fire_typed(int a)
+{
+	mark___marker_kunit_typed(a, 2 * a, "typed");
+}
+
+/*
+ * A name with a mark_<name>() site and a trace_mark() site: the first
+ * attached decides the name's kind, the other is a conflict.
+ */
+#define CREATE_MARKERS
+DECLARE_MARKER(__marker_kunit_mixed,
+	       MARKER_PROTO(int n),
+	       MARKER_ARGS(n),
+	       "n %d",
+	       MARKER_VALUES(n));
+#undef CREATE_MARKERS
+
+static noinline void marker_kunit_fire_mixed(int n)
+{
+	mark___marker_kunit_mixed(n);
+	trace_mark(__marker_kunit_mixed, "n %d", n + 1000);
+}
+
+/* What a typed probe of __marker_kunit_typed saw. */
+struct marker_kunit_typed_seen {
+	unsigned int calls;
+	int a;
+	unsigned long long b;
+	const char *s;
+	void *data;
+};
+
+static void marker_kunit_typed_probe(void *data, int a, unsigned long long b,
+				     const char *s)
+{
+	struct marker_kunit_typed_seen *seen = data;
+
+	seen->calls++;
+	seen->data = data;
+	seen->a = a;
+	seen->b = b;
+	seen->s = s;
+}
+
+/* A probe with the format that fires the typed marker once more. */
+static void marker_kunit_typed_va_reenter(const struct marker *marker,
+					  void *priv, va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+	int a = va_arg(*args, int);
+
+	seen->calls++;
+	if (a < 100)
+		marker_kunit_fire_typed(a + 100);
+}
+
+static void marker_kunit_mixed_probe(void *data, int n)
+{
+	struct marker_kunit_typed_seen *seen = data;
+
+	seen->calls++;
+	seen->a = n;
+}
+
+/* The function the static call of __marker_kunit_typed calls now. */
+static void *marker_kunit_typed_call(void)
+{
+	return static_call_query(marker_call___marker_kunit_typed);
+}
+
+struct marker_kunit_flags {
+	const char *name;
+	unsigned int flags;
+	unsigned int found;
+};
+
+static int marker_kunit_find_flags(const struct marker_site_info *info,
+				   void *data)
+{
+	struct marker_kunit_flags *f = data;
+
+	if (!strcmp(info->marker->name, f->name)) {
+		f->flags = info->marker->flags;
+		f->found++;
+	}
+	return 0;
+}
+
+static void marker_declared_typed(struct kunit *test)
+{
+	struct marker_kunit_flags flags = { .name = "__marker_kunit_typed" };
+	struct marker_kunit_seen seen = { };
+
+	marker_iterate_sites(marker_kunit_find_flags, &flags);
+	KUNIT_EXPECT_EQ_MSG(test, flags.found, 1, "one typed site");
+	KUNIT_EXPECT_TRUE_MSG(test, flags.flags & MARKER_FLAG_DEBUG,
+			      "a name starting with __ is a debug marker");
+	flags = (struct marker_kunit_flags){ .name = "marker_kunit_values" };
+	marker_iterate_sites(marker_kunit_find_flags, &flags);
+	KUNIT_EXPECT_EQ(test, flags.found, 1);
+	KUNIT_EXPECT_FALSE_MSG(test, flags.flags & MARKER_FLAG_DEBUG,
+			       "other markers are stable");
+
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    marker_probe_register("__marker_kunit_typed",
+						  MARKER_KUNIT_FMT,
+						  marker_kunit_probe, &seen),
+			    "the declared format is the marker's");
+	marker_kunit_fire_typed(21);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 21);
+	KUNIT_EXPECT_EQ(test, seen.b, 42);
+	KUNIT_EXPECT_STREQ(test, seen.s, "typed");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+}
+
+/*
+ * Typed probes take the marker's prototype: the only one is the static
+ * call's target and gets its own data; a second makes the static call the
+ * typed iterator, which calls both, a probe with a format the iterator of
+ * every probe, and probes with a format see the values.
+ */
+static void marker_typed_probes(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_kunit_seen seen = { };
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+	void *typed_iterator = __marker_typed___marker_kunit_typed.iterator_typed;
+
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+				"no probe: the iterator");
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_EXPECT_EQ(test, -EEXIST,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+				(void *)marker_kunit_typed_probe,
+				"one typed probe: called directly");
+	marker_kunit_fire_typed(7);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t1.data, (void *)&t1);
+	KUNIT_EXPECT_EQ(test, t1.a, 7);
+	KUNIT_EXPECT_EQ(test, t1.b, 14);
+	KUNIT_EXPECT_STREQ(test, t1.s, "typed");
+
+	/* A second typed probe, then a probe with the format. */
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t2));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), typed_iterator,
+				"two typed probes: the typed iterator");
+	marker_kunit_fire_typed(6);
+	KUNIT_EXPECT_EQ(test, t1.calls, 2);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 6);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &seen));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+				"and a probe with a format: the iterator");
+	marker_kunit_fire_typed(8);
+	KUNIT_EXPECT_EQ(test, t1.calls, 3);
+	KUNIT_EXPECT_EQ(test, t2.calls, 2);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 8);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 8);
+	KUNIT_EXPECT_EQ(test, seen.b, 16);
+	KUNIT_EXPECT_STREQ(test, seen.s, "typed");
+	KUNIT_EXPECT_STREQ(test, seen.marker->name, "__marker_kunit_typed");
+	KUNIT_EXPECT_STREQ(test, seen.marker->format, MARKER_KUNIT_FMT);
+
+	/* Down to t2 alone: a direct call again, with t2's data. */
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_probe, &seen));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), typed_iterator);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(9);
+	KUNIT_EXPECT_EQ(test, t1.calls, 3);
+	KUNIT_EXPECT_EQ(test, t2.calls, 3);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 9);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+				"no probe: the iterator again");
+	marker_synchronize_unregister();
+	marker_kunit_fire_typed(10);
+	KUNIT_EXPECT_EQ(test, t2.calls, 3);
+}
+
+/*
+ * A typed probe can be detached through the batch API with its
+ * declaration and no name, as register_mark_<name>() attaches it: the
+ * registry finds the name through the declaration.
+ */
+static void marker_typed_batch_by_declaration(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_probe_request req = {
+		.probe = (marker_probe_func)(void *)marker_kunit_typed_probe,
+		.probe_private = &t1,
+		.typed = &__marker_typed___marker_kunit_typed,
+	};
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register_batch(&req, 1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(3);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, t1.a, 3);
+
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(&req, 1));
+	KUNIT_EXPECT_EQ(test, -ENOENT, marker_probe_unregister_batch(&req, 1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	marker_synchronize_unregister();
+	marker_kunit_fire_typed(4);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+}
+
+/*
+ * Typed probes are called without a recursion guard, as tracepoint probes
+ * are; a probe with a format that fires the marker again is not re-entered
+ * by it, while the typed probe sees both hits.
+ */
+static void marker_typed_recursion(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t = { };
+	struct marker_kunit_seen seen = { };
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_typed_va_reenter,
+					      &seen));
+	marker_kunit_fire_typed(1);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "a probe firing its own marker is not re-entered");
+	KUNIT_EXPECT_EQ_MSG(test, t.calls, 2, "the typed probe sees both hits");
+	KUNIT_EXPECT_EQ(test, t.a, 101);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_typed_va_reenter,
+						&seen));
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t));
+	marker_synchronize_unregister();
+}
+
+struct marker_kunit_states {
+	const char *name;
+	unsigned int conflict, typed_conflict;
+};
+
+static int marker_kunit_count_states(const struct marker_site_info *info,
+				     void *data)
+{
+	struct marker_kunit_states *st = data;
+
+	if (strcmp(info->marker->name, st->name) ||
+	    !(info->marker->flags & MARKER_FLAG_CONFLICT))
+		return 0;
+	st->conflict++;
+	st->typed_conflict += !!(info->marker->flags & MARKER_FLAG_TYPED);
+	return 0;
+}
+
+/*
+ * One name, a mark_<name>() site and a trace_mark() site: one of them is
+ * a conflict, and typed probes are taken exactly when the typed one won.
+ */
+static void marker_typed_mixed_sites(struct kunit *test)
+{
+	struct marker_kunit_states st = { .name = "__marker_kunit_mixed" };
+	struct marker_kunit_typed_seen t = { };
+	struct marker_kunit_seen seen = { };
+	int ret;
+
+	marker_iterate_sites(marker_kunit_count_states, &st);
+	KUNIT_ASSERT_EQ_MSG(test, st.conflict, 1, "one of the two is left out");
+	ret = register_mark___marker_kunit_mixed(marker_kunit_mixed_probe, &t);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_mixed", "n %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_fire_mixed(5);
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
+			    "a format probe sees the one enabled site");
+	if (st.typed_conflict) {
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EPERM,
+				    "the name has trace_mark() sites");
+		KUNIT_EXPECT_EQ(test, t.calls, 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, t.calls, 1);
+		KUNIT_EXPECT_EQ(test, t.a, 5);
+		KUNIT_EXPECT_EQ(test, 0,
+				unregister_mark___marker_kunit_mixed(marker_kunit_mixed_probe,
+								     &t));
+	}
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_mixed",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+/*
+ * A typed marker declared here with no site anywhere: its name's entry
+ * lives only as long as its probes.
+ */
+#define CREATE_MARKERS
+DECLARE_MARKER(__marker_kunit_unsited,
+	       MARKER_PROTO(int n),
+	       MARKER_ARGS(n),
+	       "n %d",
+	       MARKER_VALUES(n));
+#undef CREATE_MARKERS
+
+/*
+ * The static call goes to a new only probe directly only a grace period
+ * after the array before it went, even when the name's entry went in
+ * between: a CPU that read the old array may still pass its ->data.
+ */
+static void marker_typed_direct_waits_across_entries(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct rcu_gp_oldstate gone;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    (void *)marker_kunit_mixed_probe);
+	/*
+	 * A grace period from here covers every CPU that read t1's array
+	 * before the unregistration: the registry's own cookie, taken as it
+	 * withdraws the array, is this one or a later one. The _full cookie
+	 * sees expedited grace periods too (all of them, during boot).
+	 */
+	get_state_synchronize_rcu_full(&gone);
+	KUNIT_ASSERT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t1));
+	/* No site, no probe: the entry is gone; t1's array is not yet. */
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t2));
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    (void *)marker_kunit_mixed_probe);
+	KUNIT_EXPECT_TRUE_MSG(test, poll_state_synchronize_rcu_full(&gone),
+			      "the direct call to t2 waited for the readers of t1's array");
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t2));
+	marker_synchronize_unregister();
+}
+
+/* Fire both kinds of sites where RCU is not watching this CPU. */
+static noinline void marker_kunit_fire_rcu_idle(int a)
+{
+	unsigned long flags;
+
+	/* The sites' lockdep check would rightly warn: this is on purpose. */
+	lockdep_off();
+	local_irq_save(flags);
+	ct_idle_enter();
+	marker_kunit_fire_typed(a);
+	marker_kunit_fire(a, 0, "idle");
+	ct_idle_exit();
+	local_irq_restore(flags);
+	lockdep_on();
+}
+
+/*
+ * Neither a mark_<name>() site nor a trace_mark() site calls probes where
+ * RCU is not watching: the probe arrays are RCU-protected.
+ */
+static void marker_rcu_idle_skipped(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct marker_kunit_typed_seen t = { };
+	struct marker_kunit_seen seen = { };
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values", NULL,
+					      marker_kunit_count, &seen));
+	marker_kunit_fire_rcu_idle(1);
+	KUNIT_EXPECT_EQ_MSG(test, t.calls, 0,
+			    "a typed site calls nothing where RCU is not watching");
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 0,
+			    "nor does a trace_mark() site");
+	marker_kunit_fire_typed(2);
+	marker_kunit_fire(2, 0, "watching");
+	KUNIT_EXPECT_EQ(test, t.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+#else
+	kunit_skip(test, "needs CONFIG_CONTEXT_TRACKING_IDLE (tree RCU)");
+#endif
+}
+
+
+/*
+ * A typed probe detached without memory for a smaller array takes a stub
+ * of the typed probes' own type (a CFI kernel checks the type of every
+ * indirect call), a probe with a format one of marker_probe_func's.
+ */
+static void marker_typed_stub_typed(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_typed;
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_kunit_seen v1 = { }, v2 = { };
+	struct marker_probe_array *a;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t2));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &v1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed", NULL,
+					      marker_kunit_count, &v2));
+	kunit_activate_static_stub(test, marker_array_alloc,
+				   marker_kunit_no_memory);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_count, &v1));
+	kunit_deactivate_static_stub(test, marker_array_alloc);
+
+	rcu_read_lock_sched();
+	a = rcu_dereference_sched(t->probes);
+	KUNIT_EXPECT_NOT_NULL(test, a);
+	if (a) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[0].func, t->stub,
+					"the typed slot: the declaration's stub");
+		KUNIT_EXPECT_PTR_NE(test, a->varargs[0].func,
+				    (void *)marker_kunit_count);
+		KUNIT_EXPECT_PTR_NE(test, a->varargs[0].func, t->stub);
+	}
+	rcu_read_unlock_sched();
+	marker_kunit_fire_typed(5);
+	KUNIT_EXPECT_EQ(test, t1.calls, 0);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_EQ(test, v1.calls, 0);
+	KUNIT_EXPECT_EQ(test, v2.calls, 1);
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_count, &v2));
+	marker_synchronize_unregister();
+}
+
+
+static struct kunit_case marker_typed_cases[] = {
+	KUNIT_CASE(marker_declared_typed),
+	KUNIT_CASE(marker_typed_probes),
+	KUNIT_CASE(marker_typed_batch_by_declaration),
+	KUNIT_CASE(marker_typed_recursion),
+	KUNIT_CASE(marker_typed_mixed_sites),
+	KUNIT_CASE(marker_typed_direct_waits_across_entries),
+	KUNIT_CASE(marker_rcu_idle_skipped),
+	KUNIT_CASE(marker_typed_stub_typed),
+	{}
+};
+
+static struct kunit_suite marker_typed_suite = {
+	.name = "marker_typed",
+	.test_cases = marker_typed_cases,
+};
+
+kunit_test_suites(&marker_typed_suite);
+
+MODULE_DESCRIPTION("KUnit tests for typed static markers");
+MODULE_LICENSE("GPL");
