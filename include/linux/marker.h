@@ -241,9 +241,7 @@ int marker_notifier_unregister(struct notifier_block *nb);
 
 #define trace_mark(name, format, args...)				\
 	do {								\
-		static_assert(sizeof(#name) <= MARKER_NAME_MAX,		\
-			      "marker name " #name " is longer than "	\
-			      "MARKER_NAME_MAX - 1 characters");	\
+		__marker_name_check(name);				\
 		if (0)							\
 			__marker_check_format(#name, format, ## args);	\
 	} while (0)
@@ -290,6 +288,12 @@ static inline bool marker_text_reserved(void *start, void *end)
 #endif /* CONFIG_MARKERS */
 
 /* ---- Plumbing below: not needed to add a marker. ---- */
+
+/* A marker name and its NUL fit MARKER_NAME_MAX: checked at build time. */
+#define __marker_name_check(id)						\
+	static_assert(sizeof(#id) <= MARKER_NAME_MAX,			\
+		      "marker name " #id " is longer than "		\
+		      "MARKER_NAME_MAX - 1 characters")
 
 /* Never called: lets the compiler check @args against @format. */
 static inline __printf(2, 3) void __marker_check_format(const char *name,
@@ -463,24 +467,29 @@ extern struct marker_site __start___marker_sites[], __stop___marker_sites[];
 
 /*
  * Each site gets its own struct marker and strings; the name and format are
- * kept in one string so both land in __markers_strings together. The format
- * travels inside __VA_ARGS__ so that one literal feeds both the string table
- * and the printf check.
+ * kept in one string so both land in __markers_strings together. The one
+ * layout of trace_mark() and mark_<name>() sites: @typed is the
+ * declaration of a mark_<name>() site, NULL for trace_mark().
+ */
+#define __MARKER_SITE(id, fmt, typed_, flags_)				\
+	__marker_name_check(id);					\
+	static const char __marker_str_##id[]				\
+	__section("__markers_strings") __aligned(1) = #id "\0" fmt;	\
+	static struct marker __marker_##id				\
+	__section("__markers") __used __aligned(8) = {			\
+		.name = __marker_str_##id,				\
+		.format = __marker_str_##id + sizeof(#id),		\
+		.typed = typed_,					\
+		.flags = __marker_flags(id) | (flags_),			\
+	}
+
+/*
+ * A trace_mark() site. The format travels inside __VA_ARGS__ so that one
+ * literal feeds both the string table and the printf check.
  */
 #define __trace_mark(id, ...)						\
 	do {								\
-		static_assert(sizeof(#id) <= MARKER_NAME_MAX,		\
-			      "marker name " #id " is longer than "	\
-			      "MARKER_NAME_MAX - 1 characters");	\
-		static const char __marker_str_##id[]			\
-		__section("__markers_strings") __aligned(1) =		\
-			#id "\0" __marker_format(__VA_ARGS__);		\
-		static struct marker __marker_##id			\
-		__section("__markers") __used __aligned(8) = {		\
-			.name = __marker_str_##id,			\
-			.format = __marker_str_##id + sizeof(#id),	\
-			.flags = __marker_flags(id),			\
-		};							\
+		__MARKER_SITE(id, __marker_format(__VA_ARGS__), NULL, 0);	\
 		if (0)							\
 			__marker_check_format(#id, __VA_ARGS__);	\
 		if (marker_site_enabled(&__marker_##id))		\

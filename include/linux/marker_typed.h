@@ -59,19 +59,8 @@ void __marker_call_varargs(const struct marker *marker, void *func,
  */
 #define __trace_mark_typed(id, fmt, args...)				\
 	do {								\
-		static_assert(sizeof(#id) <= MARKER_NAME_MAX,		\
-			      "marker name " #id " is longer than "	\
-			      "MARKER_NAME_MAX - 1 characters");	\
-		static const char __marker_str_##id[]			\
-		__section("__markers_strings") __aligned(1) =		\
-			#id "\0" fmt;				\
-		static struct marker __marker_##id			\
-		__section("__markers") __used __aligned(8) = {		\
-			.name = __marker_str_##id,			\
-			.format = __marker_str_##id + sizeof(#id),	\
-			.typed = &__marker_typed_##id,			\
-			.flags = __marker_flags(id) | MARKER_FLAG_TYPED,	\
-		};							\
+		__MARKER_SITE(id, fmt, &__marker_typed_##id,		\
+			      MARKER_FLAG_TYPED);			\
 		if (marker_site_enabled(&__marker_##id))		\
 			__marker_typed_call(id, args);			\
 		__marker_rcu_check(id);					\
@@ -252,14 +241,12 @@ static inline void __marker_args(int dummy, ...)
 }
 
 #define EXPORT_MARKER_SYMBOL_GPL(name)					\
-	static_assert(sizeof(#name) <= MARKER_NAME_MAX)
+	__marker_name_check(name)
 
 #define __DECLARE_MARKER(name, proto, args, format, values)		\
 	static __always_inline void mark_##name(proto)			\
 	{								\
-		static_assert(sizeof(#name) <= MARKER_NAME_MAX,		\
-			      "marker name " #name " is longer than "	\
-			      "MARKER_NAME_MAX - 1 characters");	\
+		__marker_name_check(name);				\
 		if (0)							\
 			__marker_check_format(#name, format, values);	\
 		if (0)							\
