@@ -668,12 +668,31 @@ static struct {
 
 #define WORDS_END	((char *)&words + sizeof(words))
 
+/*
+ * The end of every futex test: stop recording, read the statistics and the
+ * events, then check that the events on the words below @hi are exactly
+ * the calls logged with expect() and that futex-probes counted them from
+ * @before on. The caller may read @evs further, then frees them.
+ */
+static void check_futex_calls(struct __test_metadata *_metadata,
+			      struct events *evs,
+			      const struct futex_stats *before, const void *hi)
+{
+	struct futex_stats after;
+
+	record_stop(_metadata);
+	read_futex_stats(_metadata, &after);
+	read_events(_metadata, evs);
+	check_futex_events(_metadata, evs, &words, hi);
+	check_futex_stats(_metadata, evs, before, &after);
+}
+
 /* ---- futex tests ---- */
 
 /* EAGAIN: the value at uaddr is not the one expected. */
 TEST_F_TIMEOUT(events, futex_wait_eagain, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
+	struct futex_stats before;
 	struct events *evs = &events_buf;
 
 	read_futex_stats(_metadata, &before);
@@ -685,19 +704,14 @@ TEST_F_TIMEOUT(events, futex_wait_eagain, TEST_TIMEOUT)
 	EXPECT_EQ(-EAGAIN, issue_wait(&words.word[0], FUTEX_WAIT_BITSET_PRIVATE,
 				      6, 0x3, NULL))
 		TH_LOG("so should FUTEX_WAIT_BITSET");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
+	check_futex_calls(_metadata, evs, &before, WORDS_END);
 	free_events(evs);
 }
 
 /* ETIMEDOUT, with a relative and an absolute timeout. */
 TEST_F_TIMEOUT(events, futex_wait_timeout, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
+	struct futex_stats before;
 	struct timespec rel = { 0, 20 * 1000000L }, t0, t1, abs;
 	long long timeout = LLONG_MIN;
 	struct events *evs = &events_buf;
@@ -716,10 +730,8 @@ TEST_F_TIMEOUT(events, futex_wait_timeout, TEST_TIMEOUT)
 					 FUTEX_WAIT_BITSET_PRIVATE,
 					 words.word[0], 0xff, &abs))
 		TH_LOG("FUTEX_WAIT_BITSET with an absolute timeout should time out");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
+	/* The relative wait is checked below; the rest must match exactly. */
+	check_futex_calls(_metadata, evs, &before, &words.word[3]);
 	for (i = 0; i < evs->nr; i++) {
 		if (!is(&evs->ev[i], "futex_wait") ||
 		    (unsigned long)num(&evs->ev[i], "uaddr") !=
@@ -736,16 +748,13 @@ TEST_F_TIMEOUT(events, futex_wait_timeout, TEST_TIMEOUT)
 		TH_LOG("the relative timeout's expiry should be after the call began + 20ms");
 	EXPECT_GE(ts_ns(&t1) + ts_ns(&rel), timeout)
 		TH_LOG("and before the call returned + 20ms");
-	/* The relative wait is checked above; the rest must match exactly. */
-	check_futex_events(_metadata, evs, &words, &words.word[3]);
-	check_futex_stats(_metadata, evs, &before, &after);
 	free_events(evs);
 }
 
 /* EINVAL: a misaligned futex word, and a wake with an empty bitset. */
 TEST_F_TIMEOUT(events, futex_einval, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
+	struct futex_stats before;
 	struct events *evs = &events_buf;
 
 	read_futex_stats(_metadata, &before);
@@ -763,12 +772,7 @@ TEST_F_TIMEOUT(events, futex_einval, TEST_TIMEOUT)
 	EXPECT_EQ(-EINVAL, issue_lock_pi((unsigned int *)(words.misaligned + 3),
 					 FUTEX_TRYLOCK_PI_PRIVATE, NULL))
 		TH_LOG("FUTEX_TRYLOCK_PI on a misaligned word should fail with EINVAL");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
+	check_futex_calls(_metadata, evs, &before, WORDS_END);
 	free_events(evs);
 }
 
@@ -849,7 +853,7 @@ static void stop_waiters(pthread_t *threads, int n)
 /* FUTEX_WAKE and FUTEX_WAKE_BITSET with and without waiters. */
 TEST_F_TIMEOUT(events, futex_wake, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
+	struct futex_stats before;
 	pthread_t threads[NR_WAITERS];
 	struct events *evs = &events_buf;
 	int woken;
@@ -866,19 +870,14 @@ TEST_F_TIMEOUT(events, futex_wake, TEST_TIMEOUT)
 	EXPECT_LE(0, woken);
 	EXPECT_GE(1, woken) TH_LOG("nr_wake 1 should wake at most one waiter");
 	stop_waiters(threads, 2);
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
+	check_futex_calls(_metadata, evs, &before, WORDS_END);
 	free_events(evs);
 }
 
 /* FUTEX_CMP_REQUEUE (EAGAIN on a stale cmpval, then real) and REQUEUE. */
 TEST_F_TIMEOUT(events, futex_requeue, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
+	struct futex_stats before;
 	pthread_t threads[NR_WAITERS];
 	struct events *evs = &events_buf;
 	int ret;
@@ -899,12 +898,7 @@ TEST_F_TIMEOUT(events, futex_requeue, TEST_TIMEOUT)
 			    &words.word[1], 12345);
 	EXPECT_LE(0, ret);
 	stop_waiters(threads, NR_WAITERS);
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
+	check_futex_calls(_metadata, evs, &before, WORDS_END);
 	free_events(evs);
 }
 
@@ -943,7 +937,7 @@ static void *pi_contender(void *arg)
 /* FUTEX_LOCK_PI, TRYLOCK_PI and UNLOCK_PI: EDEADLK, EAGAIN, EPERM, ETIMEDOUT. */
 TEST_F_TIMEOUT(events, futex_pi, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
+	struct futex_stats before;
 	struct events *evs = &events_buf;
 	pthread_t thread;
 	int tries;
@@ -976,12 +970,7 @@ TEST_F_TIMEOUT(events, futex_pi, TEST_TIMEOUT)
 		TH_LOG("FUTEX_LOCK_PI with a timeout on a held lock should time out");
 	EXPECT_EQ(0, pi_results[PI_LOCK])
 		TH_LOG("FUTEX_LOCK_PI should succeed once the owner unlocks");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
+	check_futex_calls(_metadata, evs, &before, WORDS_END);
 	free_events(evs);
 }
 
