@@ -81,18 +81,16 @@ test_sched_switch_pids() {
 	[ "$(grep -c '^@' $OUT/out)" = 2 ] || fail "other keys: $(cat $OUT/out)"
 }
 
-require
+require "$WORK"
 if ! command -v bpftrace >/dev/null; then
-	echo "1..0 # SKIP no bpftrace"
-	exit 4
+	ktap_skip_all "no bpftrace"
+	exit "$KSFT_SKIP"
 fi
-[ -x "$WORK" ] || { echo "1..0 # SKIP no $WORK"; exit 4; }
-unload_all
-reset_tracing
 rm -rf $OUT
 mkdir -p $OUT
 
-tap_plan 4
+ktap_print_header
+ktap_set_plan 4
 run_test "bpftrace -l 'tracepoint:markers:*' lists every marker event" test_list
 run_test "bpftrace -lv shows a marker event's fields" test_list_fields
 run_test "bpftrace counts markers:futex_wait by args->op and args->val" \
@@ -100,4 +98,4 @@ run_test "bpftrace counts markers:futex_wait by args->op and args->val" \
 run_test "bpftrace sees the child's pids in markers:sched_switch" \
 	test_sched_switch_pids
 rm -rf $OUT
-tap_exit
+markers_finished

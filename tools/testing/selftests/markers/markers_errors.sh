@@ -210,13 +210,12 @@ test_filter_counted() {
 }
 
 require
-unload_all
-reset_tracing
 load marker-example || exit 1
 # "7 (expanded: 1408)" before the first use: 1408 is the size to restore.
 size=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TRACEFS/buffer_size_kb")
 
-tap_plan 11
+ktap_print_header
+ktap_set_plan 11
 run_test "set_event: unknown names refused" test_set_event_unknown
 run_test "set_event: globs matching nothing refused" test_set_event_glob_no_match
 run_test "set_event: globs inside a name refused, as for any event" \
@@ -230,4 +229,4 @@ run_test "overwrite mode: every lost event counted as overrun" test_overrun_coun
 run_test "no overwrite: every lost event counted as dropped" test_dropped_counted
 run_test "with a filter: every record not written counted once" test_filter_counted
 echo "$size" >"$TRACEFS/buffer_size_kb"
-tap_exit
+markers_finished

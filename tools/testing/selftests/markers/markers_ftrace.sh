@@ -284,14 +284,12 @@ test_stacktrace_trigger() {
 		fail "not the futex system call's stack: $(cat "$TRACEFS/trace")"
 }
 
-require
-[ -x "$WORK" ] || { echo "1..0 # SKIP no $WORK"; exit 4; }
-unload_all
-reset_tracing
+require "$WORK"
 rm -rf $OUT
 mkdir -p $OUT
 
-tap_plan 9
+ktap_print_header
+ktap_set_plan 9
 if [ -f "$EVENTS/futex_wait/hist" ]; then
 	run_test "hist:keys=val,op on markers:futex_wait counts each" test_hist_futex
 	run_test "hist:keys=prev_pid on markers:sched_switch" test_hist_sched_switch
@@ -322,4 +320,4 @@ else
 fi
 run_test "stacktrace trigger on a marker event" test_stacktrace_trigger
 rm -rf $OUT
-tap_exit
+markers_finished

@@ -15,14 +15,13 @@
 set -u
 . "$(dirname "$0")/markers_lib.sh"
 
-require
-[ -x "$(dirname "$0")/markers_fuzz" ] || { echo "1..0 # SKIP no markers_fuzz"; exit 4; }
+require "$(dirname "$0")/markers_fuzz"
 mods="marker-example test_markers_probe test_markers_trace test_markers_hold"
 [ ! -f "$MODULE_DIR/test_markers_stress.ko" ] && [ "$(uname -m)" != x86_64 ] ||
 	mods="$mods test_markers_stress"
 for m in $mods; do
-	[ -f "$MODULE_DIR/$m.ko" ] || { echo "1..0 # SKIP no $m.ko"; exit 4; }
-	insmod "$MODULE_DIR/$m.ko" || { echo "1..0 # cannot load $m"; exit 1; }
+	[ -f "$MODULE_DIR/$m.ko" ] || { ktap_skip_all "no $m.ko"; exit "$KSFT_SKIP"; }
+	insmod "$MODULE_DIR/$m.ko" || ktap_exit_fail_msg "cannot load $m"
 done
 reset_tracing
 FUZZ_WRITES=${FUZZ_WRITES:-200} "$(dirname "$0")/markers_fuzz"

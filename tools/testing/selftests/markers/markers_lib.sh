@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the markers shell selftests (sourced, not run): TAP output,
-# module loading, tracefs state.
+# Helpers for the markers shell selftests (sourced, not run): running a
+# test with kselftest's KTAP helpers, module loading, tracefs state.
 #
 # Environment:
 #   MARKERS_MODULE_DIR  directory holding the .ko files; MARKERS_MODULES is
@@ -14,58 +14,68 @@ TEST_FIRE=$DEBUGFS/test_markers_trace/fire
 HOLD=$DEBUGFS/test_markers_hold/control
 EVENTS=$TRACEFS/events/markers
 
-tap_count=0
-tap_failed=0
+# KTAP output is the kernel's (kselftest/ktap_helpers.sh, installed beside
+# this directory); these wrap it for the markers tests.
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
-tap_plan() {
-	echo "TAP version 13"
-	echo "1..$1"
-}
-
-# run_test NAME FUNCTION: one TAP line, "ok" when FUNCTION returns 0 and
-# called "fail MESSAGE" nowhere (it says what it expected with it).
+# run_test NAME FUNCTION: one KTAP result, "ok" when FUNCTION returns 0 and
+# called "fail MESSAGE" nowhere (it says what it expected with it); then
+# the tracing state is reset for the next test.
+test_failed=0
 run_test() {
-	tap_count=$((tap_count + 1))
 	test_failed=0
 	if "$2" && [ "$test_failed" = 0 ]; then
-		echo "ok $tap_count $1"
+		ktap_test_pass "$1"
 	else
-		tap_failed=$((tap_failed + 1))
-		echo "not ok $tap_count $1"
+		ktap_test_fail "$1"
 	fi
 	reset_tracing
 }
 
+# skip_test NAME REASON: NAME skipped, REASON printed before it.
 skip_test() {
-	tap_count=$((tap_count + 1))
-	echo "ok $tap_count $1 # SKIP $2"
+	ktap_print_msg "$2"
+	ktap_test_skip "$1"
 }
 
-tap_exit() {
+# markers_finished: unload the test modules, print the totals and exit
+# with kselftest's status (failure unless every planned test passed or
+# skipped).
+markers_finished() {
 	unload_all
-	[ "$tap_failed" = 0 ] || exit 1
-	exit 0
+	ktap_finished
 }
 
-test_failed=0
 fail() {
-	echo "# FAIL: $*"
+	ktap_print_msg "FAIL: $*"
 	test_failed=1
 	return 1
 }
 
-# ksft skip (4) when the kernel cannot run these tests at all.
+# require [PROGRAM...]: skip every test (kselftest's skip status) when the
+# kernel cannot run them or a PROGRAM is not there; then start from no test
+# module loaded and tracing reset.
 require() {
+	local p
+
 	if [ "$(id -u)" != 0 ]; then
-		echo "1..0 # SKIP needs root"
-		exit 4
+		ktap_skip_all "needs root"
+		exit "$KSFT_SKIP"
 	fi
 	[ -d "$TRACEFS/events" ] || mount -t tracefs nodev "$TRACEFS" 2>/dev/null
 	[ -d "$DEBUGFS/tracing" ] || mount -t debugfs nodev "$DEBUGFS" 2>/dev/null
 	if [ ! -f "$TRACEFS/markers" ]; then
-		echo "1..0 # SKIP no $TRACEFS/markers (CONFIG_MARKERS_TRACE)"
-		exit 4
+		ktap_skip_all "no $TRACEFS/markers (CONFIG_MARKERS_TRACE)"
+		exit "$KSFT_SKIP"
 	fi
+	for p in "$@"; do
+		if [ ! -x "$p" ]; then
+			ktap_skip_all "no $p"
+			exit "$KSFT_SKIP"
+		fi
+	done
+	unload_all
+	reset_tracing
 }
 
 load() {

@@ -133,8 +133,9 @@ check_sites() {
 
 require
 [ -f "$MODULE_DIR/test_markers_stress.ko" ] ||
-	{ echo "1..0 # SKIP no test_markers_stress.ko"; exit 4; }
-tap_plan 8
+	{ ktap_skip_all "no test_markers_stress.ko"; exit "$KSFT_SKIP"; }
+ktap_print_header
+ktap_set_plan 8
 rm -rf "$TMP"
 mkdir -p "$TMP"
 unload test_markers_stress_mod
@@ -401,4 +402,4 @@ test_cleanup() {
 		fail "test_stress_* sites left after unloading"
 }
 run_test "stress: cleanup" test_cleanup
-tap_exit
+markers_finished

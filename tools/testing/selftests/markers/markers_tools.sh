@@ -181,15 +181,14 @@ test_perf_trace() {
 }
 
 require
-unload_all
-reset_tracing
 load marker-example || exit 1
 rm -rf $OUT
 mkdir -p $OUT
 # Room for every event whatever earlier tests left (trace-cmd reads pages).
 echo 1408 >"$TRACEFS/buffer_size_kb"
 
-tap_plan 10
+ktap_print_header
+ktap_set_plan 10
 if command -v trace-cmd >/dev/null; then
 	run_test "trace-cmd record -e markers:<name> + report" test_trace_cmd
 	run_test "trace-cmd record -f on a string field" test_trace_cmd_filter
@@ -222,4 +221,4 @@ else
 	skip_test "perf trace -e markers:<name>" "no perf"
 fi
 rm -rf $OUT
-tap_exit
+markers_finished

@@ -663,12 +663,10 @@ test_conflict_heals() {
 }
 
 require
-unload_all
-
-reset_tracing
 load marker-example || exit 1
 
-tap_plan 31
+ktap_print_header
+ktap_set_plan 31
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -709,4 +707,4 @@ unload marker_example
 run_test "no marker_example events without the module" test_no_events_without_module
 load marker-example
 run_test "events back after reload" test_listing_markers
-tap_exit
+markers_finished

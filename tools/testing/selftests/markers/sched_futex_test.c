@@ -668,16 +668,43 @@ static struct {
 
 #define WORDS_END	((char *)&words + sizeof(words))
 
+/* The futex statistics when the running test's futex calls began. */
+static struct futex_stats futex_before;
+
+/* The start of every futex test: the statistics, then recording @tgid. */
+static void start_futex_calls(struct __test_metadata *_metadata, pid_t tgid)
+{
+	read_futex_stats(_metadata, &futex_before);
+	record_start(_metadata, tgid);
+}
+
+/*
+ * The end of every futex test: stop recording, read the statistics and the
+ * events, then check that the events on the words below @hi are exactly
+ * the calls logged with expect() and that futex-probes counted them since
+ * start_futex_calls(). Returns the events, which the caller may read
+ * further and frees.
+ */
+static struct events *check_futex_calls(struct __test_metadata *_metadata,
+					const void *hi)
+{
+	struct events *evs = &events_buf;
+	struct futex_stats after;
+
+	record_stop(_metadata);
+	read_futex_stats(_metadata, &after);
+	read_events(_metadata, evs);
+	check_futex_events(_metadata, evs, &words, hi);
+	check_futex_stats(_metadata, evs, &futex_before, &after);
+	return evs;
+}
+
 /* ---- futex tests ---- */
 
 /* EAGAIN: the value at uaddr is not the one expected. */
 TEST_F_TIMEOUT(events, futex_wait_eagain, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
-	struct events *evs = &events_buf;
-
-	read_futex_stats(_metadata, &before);
-	record_start(_metadata, self->tgid);
+	start_futex_calls(_metadata, self->tgid);
 	words.word[0] = 5;
 	EXPECT_EQ(-EAGAIN, issue_wait(&words.word[0], FUTEX_WAIT_PRIVATE, 4, 0,
 				      NULL))
@@ -685,26 +712,18 @@ TEST_F_TIMEOUT(events, futex_wait_eagain, TEST_TIMEOUT)
 	EXPECT_EQ(-EAGAIN, issue_wait(&words.word[0], FUTEX_WAIT_BITSET_PRIVATE,
 				      6, 0x3, NULL))
 		TH_LOG("so should FUTEX_WAIT_BITSET");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
-	free_events(evs);
+	free_events(check_futex_calls(_metadata, WORDS_END));
 }
 
 /* ETIMEDOUT, with a relative and an absolute timeout. */
 TEST_F_TIMEOUT(events, futex_wait_timeout, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
 	struct timespec rel = { 0, 20 * 1000000L }, t0, t1, abs;
 	long long timeout = LLONG_MIN;
-	struct events *evs = &events_buf;
+	struct events *evs;
 	int i, ret, n = 0;
 
-	read_futex_stats(_metadata, &before);
-	record_start(_metadata, self->tgid);
+	start_futex_calls(_metadata, self->tgid);
 	/* Relative: the event has the absolute expiry the kernel computed. */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = futex_ret(sys_futex(&words.word[3], FUTEX_WAIT_PRIVATE, 0, &rel,
@@ -716,10 +735,8 @@ TEST_F_TIMEOUT(events, futex_wait_timeout, TEST_TIMEOUT)
 					 FUTEX_WAIT_BITSET_PRIVATE,
 					 words.word[0], 0xff, &abs))
 		TH_LOG("FUTEX_WAIT_BITSET with an absolute timeout should time out");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
+	/* The relative wait is checked below; the rest must match exactly. */
+	evs = check_futex_calls(_metadata, &words.word[3]);
 	for (i = 0; i < evs->nr; i++) {
 		if (!is(&evs->ev[i], "futex_wait") ||
 		    (unsigned long)num(&evs->ev[i], "uaddr") !=
@@ -736,20 +753,13 @@ TEST_F_TIMEOUT(events, futex_wait_timeout, TEST_TIMEOUT)
 		TH_LOG("the relative timeout's expiry should be after the call began + 20ms");
 	EXPECT_GE(ts_ns(&t1) + ts_ns(&rel), timeout)
 		TH_LOG("and before the call returned + 20ms");
-	/* The relative wait is checked above; the rest must match exactly. */
-	check_futex_events(_metadata, evs, &words, &words.word[3]);
-	check_futex_stats(_metadata, evs, &before, &after);
 	free_events(evs);
 }
 
 /* EINVAL: a misaligned futex word, and a wake with an empty bitset. */
 TEST_F_TIMEOUT(events, futex_einval, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
-	struct events *evs = &events_buf;
-
-	read_futex_stats(_metadata, &before);
-	record_start(_metadata, self->tgid);
+	start_futex_calls(_metadata, self->tgid);
 	EXPECT_EQ(-EINVAL, issue_wait((unsigned int *)(words.misaligned + 1),
 				      FUTEX_WAIT_PRIVATE, 0, 0, NULL))
 		TH_LOG("FUTEX_WAIT on a misaligned word should fail with EINVAL");
@@ -763,13 +773,7 @@ TEST_F_TIMEOUT(events, futex_einval, TEST_TIMEOUT)
 	EXPECT_EQ(-EINVAL, issue_lock_pi((unsigned int *)(words.misaligned + 3),
 					 FUTEX_TRYLOCK_PI_PRIVATE, NULL))
 		TH_LOG("FUTEX_TRYLOCK_PI on a misaligned word should fail with EINVAL");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
-	free_events(evs);
+	free_events(check_futex_calls(_metadata, WORDS_END));
 }
 
 static unsigned int waiters_done;
@@ -849,13 +853,10 @@ static void stop_waiters(pthread_t *threads, int n)
 /* FUTEX_WAKE and FUTEX_WAKE_BITSET with and without waiters. */
 TEST_F_TIMEOUT(events, futex_wake, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
 	pthread_t threads[NR_WAITERS];
-	struct events *evs = &events_buf;
 	int woken;
 
-	read_futex_stats(_metadata, &before);
-	record_start(_metadata, self->tgid);
+	start_futex_calls(_metadata, self->tgid);
 	EXPECT_EQ(0, issue_wake(&words.word[2], FUTEX_WAKE_PRIVATE, 3, 0))
 		TH_LOG("a wake with no waiter should wake none");
 	EXPECT_EQ(0, issue_wake(&words.word[2], FUTEX_WAKE_BITSET_PRIVATE, 1,
@@ -866,25 +867,16 @@ TEST_F_TIMEOUT(events, futex_wake, TEST_TIMEOUT)
 	EXPECT_LE(0, woken);
 	EXPECT_GE(1, woken) TH_LOG("nr_wake 1 should wake at most one waiter");
 	stop_waiters(threads, 2);
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
-	free_events(evs);
+	free_events(check_futex_calls(_metadata, WORDS_END));
 }
 
 /* FUTEX_CMP_REQUEUE (EAGAIN on a stale cmpval, then real) and REQUEUE. */
 TEST_F_TIMEOUT(events, futex_requeue, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
 	pthread_t threads[NR_WAITERS];
-	struct events *evs = &events_buf;
 	int ret;
 
-	read_futex_stats(_metadata, &before);
-	record_start(_metadata, self->tgid);
+	start_futex_calls(_metadata, self->tgid);
 	start_waiters(_metadata, threads, NR_WAITERS);
 
 	EXPECT_EQ(-EAGAIN, issue_requeue(&words.word[0],
@@ -899,13 +891,7 @@ TEST_F_TIMEOUT(events, futex_requeue, TEST_TIMEOUT)
 			    &words.word[1], 12345);
 	EXPECT_LE(0, ret);
 	stop_waiters(threads, NR_WAITERS);
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
-	free_events(evs);
+	free_events(check_futex_calls(_metadata, WORDS_END));
 }
 
 enum pi_step {
@@ -943,13 +929,10 @@ static void *pi_contender(void *arg)
 /* FUTEX_LOCK_PI, TRYLOCK_PI and UNLOCK_PI: EDEADLK, EAGAIN, EPERM, ETIMEDOUT. */
 TEST_F_TIMEOUT(events, futex_pi, TEST_TIMEOUT)
 {
-	struct futex_stats before, after;
-	struct events *evs = &events_buf;
 	pthread_t thread;
 	int tries;
 
-	read_futex_stats(_metadata, &before);
-	record_start(_metadata, self->tgid);
+	start_futex_calls(_metadata, self->tgid);
 	words.lock = 0;
 	EXPECT_EQ(0, issue_lock_pi(&words.lock, FUTEX_LOCK_PI_PRIVATE, NULL))
 		TH_LOG("locking a free PI futex should succeed");
@@ -976,13 +959,7 @@ TEST_F_TIMEOUT(events, futex_pi, TEST_TIMEOUT)
 		TH_LOG("FUTEX_LOCK_PI with a timeout on a held lock should time out");
 	EXPECT_EQ(0, pi_results[PI_LOCK])
 		TH_LOG("FUTEX_LOCK_PI should succeed once the owner unlocks");
-	record_stop(_metadata);
-	read_futex_stats(_metadata, &after);
-
-	read_events(_metadata, evs);
-	check_futex_events(_metadata, evs, &words, WORDS_END);
-	check_futex_stats(_metadata, evs, &before, &after);
-	free_events(evs);
+	free_events(check_futex_calls(_metadata, WORDS_END));
 }
 
 /* ---- sched tests ---- */
