@@ -834,6 +834,86 @@ static void marker_site_batch(struct kunit *test)
 }
 
 
+/* One trace_mark() in an inline function, inlined three times. */
+static __always_inline void marker_kunit_inlined(int n)
+{
+	trace_mark(marker_kunit_inlined, "n %d", n);
+}
+
+static noinline void marker_kunit_inlined_1(void)
+{
+	marker_kunit_inlined(1);
+}
+
+static noinline void marker_kunit_inlined_2(void)
+{
+	marker_kunit_inlined(2);
+}
+
+static noinline void marker_kunit_inlined_3(void)
+{
+	marker_kunit_inlined(3);
+}
+
+struct marker_kunit_count_name {
+	const char *name;
+	unsigned int sites;	/* by marker_iterate_sites() */
+	unsigned int listed;	/* nr_sites by marker_iterate_names() */
+	unsigned int found;
+};
+
+static int marker_kunit_count_site(const struct marker_site_info *info,
+				   void *data)
+{
+	struct marker_kunit_count_name *c = data;
+
+	c->sites += !strcmp(info->marker->name, c->name);
+	return 0;
+}
+
+static int marker_kunit_count_listed(const struct marker_name_info *info,
+				     void *data)
+{
+	struct marker_kunit_count_name *c = data;
+
+	if (!strcmp(info->name, c->name)) {
+		c->listed = info->nr_sites;
+		c->found++;
+	}
+	return 0;
+}
+
+/*
+ * A name's site count is its real sites: one struct marker per file, but
+ * a patchable site per inlined copy.
+ */
+static void marker_sites_counted_per_copy(struct kunit *test)
+{
+	struct marker_kunit_count_name c = { .name = "marker_kunit_inlined" };
+	struct marker_kunit_seen seen = { };
+	unsigned int expect = 3;
+
+	marker_iterate_sites(marker_kunit_count_site, &c);
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_iterate_names(marker_kunit_count_listed, &c));
+	KUNIT_EXPECT_EQ(test, c.found, 1);
+	KUNIT_EXPECT_EQ_MSG(test, c.sites, expect, "the sites listed");
+	KUNIT_EXPECT_EQ_MSG(test, c.listed, c.sites,
+			    "the name's count is its sites'");
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_inlined", "n %d",
+					      marker_kunit_count, &seen));
+	marker_kunit_inlined_1();
+	marker_kunit_inlined_2();
+	marker_kunit_inlined_3();
+	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 3, "every copy is enabled");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_inlined",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
 static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_bytes),
 	KUNIT_CASE(marker_site_patch_batch),
@@ -846,6 +926,7 @@ static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_reserved_before_init),
 	KUNIT_CASE(marker_site_batch),
 	KUNIT_CASE(marker_batch_belongs_to_caller),
+	KUNIT_CASE(marker_sites_counted_per_copy),
 	{}
 };
 
