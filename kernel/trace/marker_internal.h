@@ -2,16 +2,18 @@
 /*
  * What the files of the marker core share, and nothing else may use:
  *
- *   marker.c        the registry: names and their formats, probe arrays,
- *                   the update transaction, the probe-call path, the
- *                   ranges of markers (core kernel, modules) and the
- *                   listings that walk them
- *   marker_sites.c  patchable sites: sorting, the byte check, patching
- *                   in batches, busy and init-freed sites, the kprobe
- *                   guard (only with CONFIG_HAVE_ARCH_MARKER_SITES; the
- *                   fallbacks below stand in for it otherwise)
- *   marker_module.c modules coming and going (CONFIG_MODULES)
- *   marker_typed.c  the static calls of typed markers (DECLARE_MARKER())
+ *   marker.c         the registry: names and their formats, probe arrays,
+ *                    the update transaction, the probe-call path
+ *   marker_ranges.c  the ranges of markers (the core kernel's, each
+ *                    module's) linked to their names
+ *   marker_list.c    the listings of sites and names the faces read
+ *   marker_sites.c   patchable sites: sorting, the byte check, patching
+ *                    in batches, busy and init-freed sites, the kprobe
+ *                    guard (only with CONFIG_HAVE_ARCH_MARKER_SITES; the
+ *                    fallbacks below stand in for it otherwise)
+ *   marker_module.c  modules coming and going (CONFIG_MODULES)
+ *   marker_typed.c   the static calls of typed markers (DECLARE_MARKER(),
+ *                    CONFIG_MARKERS_TYPED; fallbacks below otherwise)
  *
  * Everything here is used with marker_mutex held unless it says otherwise.
  */
@@ -26,7 +28,6 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <kunit/visibility.h>
-
 
 /*
  * A struct marker or a site of a range, on the list of its name's entry:
@@ -116,13 +117,8 @@ struct marker_entry *marker_entry_get(const char *name);
 bool marker_name_valid(const char *name);
 int marker_entry_set_format(struct marker_entry *e, char *format);
 void marker_entry_sync(struct marker_entry *e);
-int marker_attach(struct marker_range *r, struct marker *m,
-		  struct marker_entry *e);
 void marker_entry_settle(struct marker_entry *e);
 const char *marker_range_owner(const struct marker_range *r);
-int marker_range_attach(struct marker_range *r);
-void marker_range_detach(struct marker_range *r, unsigned int nr_markers,
-			 unsigned int nr_sites);
 int marker_update_remove_from(struct marker_update *u, struct marker_entry *e,
 			      void *probe, void *probe_private);
 int marker_update_run(struct marker_update *u, int ret);
@@ -130,6 +126,13 @@ int marker_probe_change(const struct marker_probe_request *reqs,
 			unsigned int nr, bool add);
 void marker_lock(void);
 void marker_unlock(void);
+
+/* marker_ranges.c */
+int marker_attach(struct marker_range *r, struct marker *m,
+		  struct marker_entry *e);
+int marker_range_attach(struct marker_range *r);
+void marker_range_detach(struct marker_range *r, unsigned int nr_markers,
+			 unsigned int nr_sites);
 
 static inline struct marker *marker_link_marker(const struct marker_link *l)
 {
