@@ -4,7 +4,7 @@
  * reports diff well and a baseline reads like a header), JSON, and the
  * reader that takes the text form back for a diff.
  *
- *	common common_pid 4 4 signed int
+ *	common common_pid offset:4 size:4 signed:1 int
  *	...
  *	subsystem sched (typed)
  *	marker sched_wakeup stable typed
@@ -15,7 +15,8 @@
  *
  * A baseline ("baseline sched" at the top) holds the common fields and the
  * stable markers of one subsystem with their formats and fields only. A
- * "common" line gives a common field's offset, size, signedness and type
+ * "common" line gives a common field's offset, size, signedness and type,
+ * as the format file says them
  * (a file without them has abi_default_common()'s); a marker declared
  * with no site left is "unfired" on its marker line.
  */
@@ -86,9 +87,9 @@ void abi_print_text(const struct abi_set *set, const char *baseline)
 		printf("# markers-abi report of %s\n", set->source);
 	}
 	for (i = 0; i < set->nr_common; i++)
-		printf("common %s %u %u %s %s\n", set->common[i].name,
-		       set->common[i].offset, set->common[i].size,
-		       set->common[i].is_signed ? "signed" : "unsigned",
+		printf("common %s offset:%u size:%u signed:%d %s\n",
+		       set->common[i].name, set->common[i].offset,
+		       set->common[i].size, set->common[i].is_signed,
 		       set->common[i].ctype);
 
 	for (i = 0; i < set->nr_markers; i++) {
@@ -340,12 +341,12 @@ static int abi_read_field_line(struct abi_reader *r, char *rest)
 	return 0;
 }
 
-/* "common NAME OFFSET SIZE signed|unsigned TYPE": before any marker. */
+/* "common NAME offset:N size:N signed:0|1 TYPE": before any marker. */
 static int abi_read_common_line(struct abi_reader *r, char *rest)
 {
 	struct abi_set *set = r->set;
 	struct abi_common *c;
-	char sign[16];
+	unsigned int is_signed;
 	int type_at = 0;
 
 	if (set->nr_markers || r->pending[0])
@@ -353,15 +354,15 @@ static int abi_read_common_line(struct abi_reader *r, char *rest)
 	if (set->nr_common >= ABI_COMMON_MAX)
 		return abi_reader_error(r, "too many common lines");
 	c = &set->common[set->nr_common];
-	if (sscanf(rest, "%31s %u %u %15s %n", c->name, &c->offset, &c->size,
-		   sign, &type_at) != 4 || !type_at || !rest[type_at] ||
-	    strlen(rest + type_at) >= sizeof(c->ctype) ||
-	    (strcmp(sign, "signed") && strcmp(sign, "unsigned")) ||
+	if (sscanf(rest, "%31s offset:%u size:%u signed:%u %n", c->name,
+		   &c->offset, &c->size, &is_signed, &type_at) != 4 ||
+	    !type_at || !rest[type_at] ||
+	    strlen(rest + type_at) >= sizeof(c->ctype) || is_signed > 1 ||
 	    !c->size || c->size > 8)
 		return abi_reader_error(r,
-					"common line is not \"common NAME OFFSET SIZE signed|unsigned TYPE\"");
+					"common line is not \"common NAME offset:N size:N signed:0|1 TYPE\"");
 	snprintf(c->ctype, sizeof(c->ctype), "%s", rest + type_at);
-	c->is_signed = !strcmp(sign, "signed");
+	c->is_signed = is_signed;
 	set->nr_common++;
 	return 0;
 }

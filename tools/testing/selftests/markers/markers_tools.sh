@@ -191,10 +191,11 @@ test_abi_layout() {
 		[ -f "$EVENTS/$event/format" ] || continue
 		line=$(grep "field:[^;]*[ ]$field;" "$EVENTS/$event/format") ||
 			fail "$event: no field $field in its format file" || return 1
-		got=$(echo "$line" | sed 's/.*offset:\([0-9]*\);.*size:\([0-9]*\);.*signed:\([0-9]*\);.*/\1 \2 \3/')
-		want="$offset $size $signed"
+		got=$(echo "$line" | tr -d ' \t' | tr ';' '\n' |
+			sed -n 's/^\(offset\|size\|signed\):\([0-9]*\)$/\2/p' | tr '\n' ' ')
+		want="$offset $size $signed "
 		[ "$got" = "$want" ] ||
-			fail "$event $field: offset size signed $got in tracefs, $want in markers-abi --json" ||
+			fail "$event $field: offset size signed $got(tracefs), $want(--json)" ||
 			return 1
 		checked=$((checked + 1))
 	done <$ABI_LAYOUT
