@@ -644,6 +644,76 @@ static void abi_read_generic_sites(struct abi_elf *e, struct abi_set *set)
 	}
 }
 
+/*
+ * The typed markers this file defines: DECLARE_MARKER() with
+ * CREATE_MARKERS defines struct marker_typed __marker_typed_<name>, whose
+ * first member is a struct marker with the name and format, whether any
+ * mark_<name>() site is left or not. A declaration whose name has no
+ * site in any file read is one a tool can attach to and never hear from
+ * (abi_unfired()).
+ */
+static int abi_read_declarations(struct abi_elf *e, struct abi_set *set)
+{
+	static const char prefix[] = "__marker_typed_";
+	char sub[MARKER_NAME_MAX];
+	size_t i;
+
+	for (i = 1; i < e->nr_symbols; i++) {
+		struct abi_table decl = { 0 };
+		struct abi_place name_place, format_place;
+		const char *symbol, *name, *format;
+		struct abi_marker *marker;
+		elf_data_t *data;
+		gelf_sym_t sym;
+
+		if (!abi_symbol(e, i, &sym) ||
+		    GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= e->nr_sections ||
+		    sym.st_size < MARKER_FORMAT_OFFSET + 8)
+			continue;
+		symbol = abi_symbol_name(e, &sym);
+		if (!symbol || strncmp(symbol, prefix, sizeof(prefix) - 1))
+			continue;
+		/* A module's symbol is a section offset, vmlinux's an address. */
+		decl.start.shndx = sym.st_shndx;
+		decl.start.offset = sym.st_value;
+		decl.addr = sym.st_value;
+		decl.size = sym.st_size;
+		if (!e->rel && abi_address_place(e, sym.st_value, &decl.start))
+			return abi_error(e->path, "%s is outside any section", symbol);
+		if (abi_section_data(e, decl.start.shndx, &data))
+			return -1;
+		if (decl.start.offset + decl.size > data->d_size)
+			return abi_error(e->path, "%s is outside its section", symbol);
+		decl.data = (const unsigned char *)data->d_buf + decl.start.offset;
+		if (e->rel && abi_read_relocs(e, &decl, symbol))
+			return -1;
+		if (abi_table_target(e, &decl, MARKER_NAME_OFFSET, false, &name_place) ||
+		    abi_table_target(e, &decl, MARKER_FORMAT_OFFSET, false, &format_place))
+			return abi_error(e->path, "%s points into no section", symbol);
+		name = abi_string(e, &name_place, symbol);
+		format = name ? abi_string(e, &format_place, symbol) : NULL;
+		if (!format)
+			return -1;
+		if (!abi_is_identifier(name) || strcmp(name, symbol + sizeof(prefix) - 1))
+			return abi_error(e->path, "%s names marker %s: corrupted string table",
+					 symbol, name);
+		marker = abi_set_add(set, name, format, e->path);
+		if (!marker)
+			return -1;
+		marker->declared = true;
+		marker->typed = true;
+		if (!marker->subsystem) {
+			abi_typed_subsystem(name, sub, sizeof(sub));
+			marker->subsystem = abi_strdup(sub);
+			marker->origin = "header";
+		}
+		free(decl.relocs.targets);
+		free(decl.relocs.valid);
+	}
+	return 0;
+}
+
 /* The module's name from .modinfo ("name=..."), NULL for vmlinux. */
 static int abi_module_name(struct abi_elf *e)
 {
@@ -780,6 +850,8 @@ int abi_read_elf(struct abi_set *set, const char *path)
 	if (!e.have_sites)
 		abi_read_generic_sites(&e, set);
 	else if (abi_read_sites(&e, set))
+		goto out;
+	if (abi_read_declarations(&e, set))
 		goto out;
 	set->has_typed = true;
 	set->has_sites = true;

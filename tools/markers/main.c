@@ -15,18 +15,22 @@ static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: markers-abi [--json] [--baseline SUBSYSTEM] FILE...\n"
-		"       markers-abi diff [--strict] OLD NEW\n"
+		"       markers-abi diff [--strict] [--json] OLD NEW\n"
 		"\n"
 		"Report the markers of FILEs (a vmlinux and/or modules): each\n"
 		"marker's stability, whether it is typed, its fields with their C\n"
-		"types and its sites, grouped by subsystem. --baseline prints the\n"
-		"stable markers of one subsystem for a committed baseline.\n"
+		"types and its sites, grouped by subsystem; with --json, also each\n"
+		"field's offset, size, signedness and string kind in the event\n"
+		"record, and the common fields. --baseline prints the stable\n"
+		"markers of one subsystem for a committed baseline.\n"
 		"\n"
 		"diff compares two event sets, each a vmlinux, a module, a report\n"
-		"or a baseline, and prints each change as breaking or compatible.\n"
+		"or a baseline, and prints each change with its class: compatible,\n"
+		"stability, unfired, layout or removed (--json: as JSON).\n"
 		"\n"
-		"Exit status: 0, or for diff 1 if a change is breaking (with\n"
-		"--strict, if anything changed); 2 for bad input or usage.\n");
+		"Exit status: 2 for bad input or usage; for diff, the class found\n"
+		"that costs tools most: 0 nothing or compatible only (1 with\n"
+		"--strict), 3 stability, 4 unfired, 5 layout, 6 removed.\n");
 }
 
 /* Reads one side of a diff, or all the files of a report, into @set. */
@@ -51,30 +55,36 @@ static int load(struct abi_set *set, char **paths, int nr)
 		}
 	}
 	abi_set_sort(set);
+	abi_layout_set(set);
 	return 0;
 }
 
 static int diff_main(int argc, char **argv)
 {
 	struct abi_set old = { 0 }, new = { 0 };
-	bool strict = false;
+	bool strict = false, json = false;
 	int ret;
 
-	if (argc > 1 && !strcmp(argv[1], "--strict")) {
-		strict = true;
-		argc--;
-		argv++;
+	for (; argc > 1 && argv[1][0] == '-'; argc--, argv++) {
+		if (!strcmp(argv[1], "--strict")) {
+			strict = true;
+		} else if (!strcmp(argv[1], "--json")) {
+			json = true;
+		} else {
+			print_help(stderr);
+			return ABI_EXIT_ERROR;
+		}
 	}
 	if (argc != 3) {
 		print_help(stderr);
-		return 2;
+		return ABI_EXIT_ERROR;
 	}
 	if (load(&old, &argv[1], 1) || load(&new, &argv[2], 1))
-		return 2;
-	ret = abi_diff(&old, &new);
-	if (ret & ABI_DIFF_BREAKING)
-		return 1;
-	return strict && ret ? 1 : 0;
+		return ABI_EXIT_ERROR;
+	ret = abi_diff(&old, &new, json);
+	if (ret == ABI_COMPATIBLE)
+		return strict ? 1 : 0;
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -4,6 +4,8 @@
  * reports diff well and a baseline reads like a header), JSON, and the
  * reader that takes the text form back for a diff.
  *
+ *	common common_pid offset:4 size:4 signed:1 int
+ *	...
  *	subsystem sched (typed)
  *	marker sched_wakeup stable typed
  *		format "pid %d tgid %d comm %s prio %d cpu %u"
@@ -11,8 +13,12 @@
  *		...
  *		site ttwu_do_activate+0x7e
  *
- * A baseline ("baseline sched" at the top) holds the stable markers of one
- * subsystem with their formats and fields only.
+ * A baseline ("baseline sched" at the top) holds the common fields and the
+ * stable markers of one subsystem with their formats and fields only. A
+ * "common" line gives a common field's offset, size, signedness and type,
+ * as the format file says them
+ * (a file without them has abi_default_common()'s); a marker declared
+ * with no site left is "unfired" on its marker line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +86,11 @@ void abi_print_text(const struct abi_set *set, const char *baseline)
 	} else {
 		printf("# markers-abi report of %s\n", set->source);
 	}
+	for (i = 0; i < set->nr_common; i++)
+		printf("common %s offset:%u size:%u signed:%d %s\n",
+		       set->common[i].name, set->common[i].offset,
+		       set->common[i].size, set->common[i].is_signed,
+		       set->common[i].ctype);
 
 	for (i = 0; i < set->nr_markers; i++) {
 		const struct abi_marker *m = &set->markers[i];
@@ -95,6 +106,8 @@ void abi_print_text(const struct abi_set *set, const char *baseline)
 			printf(" %s", m->typed ? "typed" : "untyped");
 		if (m->conflict)
 			printf(" conflict");
+		if (abi_unfired(set, m))
+			printf(" unfired");
 		printf("\n\tformat ");
 		abi_print_quoted(stdout, m->format, false);
 		printf("\n");
@@ -104,6 +117,24 @@ void abi_print_text(const struct abi_set *set, const char *baseline)
 		for (j = 0; !baseline && j < m->nr_sites; j++)
 			printf("\tsite %s\n", m->sites[j]);
 	}
+}
+
+/*
+ * A field as a binary reader needs it: the C type of its argument, then
+ * its type, offset, size and signedness in the event record (as the
+ * format file says them) and its string kind: "dynamic" for a
+ * __data_loc string, "none" for a value stored inline. Marker formats
+ * have no fixed-size char arrays, the "inline" kind of trace events.
+ */
+static void abi_print_field_layout(const struct abi_field *f)
+{
+	printf(", \"type\": ");
+	abi_print_quoted(stdout, f->ctype, true);
+	printf(", \"record_type\": ");
+	abi_print_quoted(stdout, f->record_type, true);
+	printf(", \"offset\": %u, \"size\": %u, \"signed\": %s, \"string\": \"%s\" }",
+	       f->offset, f->size, f->is_signed ? "true" : "false",
+	       f->dynamic ? "dynamic" : "none");
 }
 
 /**
@@ -122,6 +153,19 @@ void abi_print_json(const struct abi_set *set, const char *baseline)
 		printf(",\n  \"baseline\": ");
 		abi_print_quoted(stdout, baseline, true);
 	}
+	printf(",\n  \"common_fields\": [");
+	for (i = 0; i < set->nr_common; i++) {
+		const struct abi_common *c = &set->common[i];
+
+		printf("%s\n    { \"name\": ", i ? "," : "");
+		abi_print_quoted(stdout, c->name, true);
+		printf(", \"type\": ");
+		abi_print_quoted(stdout, c->ctype, true);
+		printf(", \"offset\": %u, \"size\": %u, \"signed\": %s }",
+		       c->offset, c->size, c->is_signed ? "true" : "false");
+	}
+	printf("%s],\n  \"common_size\": %u", set->nr_common ? "\n  " : "",
+	       set->common_size);
 	printf(",\n  \"subsystems\": [");
 	for (i = 0; i < set->nr_markers; i++) {
 		const struct abi_marker *m = &set->markers[i];
@@ -144,15 +188,16 @@ void abi_print_json(const struct abi_set *set, const char *baseline)
 		if (set->has_typed)
 			printf(",\n          \"typed\": %s", m->typed ? "true" : "false");
 		printf(",\n          \"conflict\": %s", m->conflict ? "true" : "false");
+		if (set->has_sites)
+			printf(",\n          \"unfired\": %s",
+			       abi_unfired(set, m) ? "true" : "false");
 		printf(",\n          \"format\": ");
 		abi_print_quoted(stdout, m->format, true);
 		printf(",\n          \"fields\": [");
 		for (j = 0; j < m->nr_fields; j++) {
 			printf("%s\n            { \"name\": ", j ? "," : "");
 			abi_print_quoted(stdout, m->fields[j].name, true);
-			printf(", \"type\": ");
-			abi_print_quoted(stdout, m->fields[j].ctype, true);
-			printf(" }");
+			abi_print_field_layout(&m->fields[j]);
 		}
 		printf("%s]", m->nr_fields ? "\n          " : "");
 		if (set->has_sites) {
@@ -202,7 +247,7 @@ struct abi_reader {
 	char *subsystem;
 	const char *origin;
 	char pending[MARKER_NAME_MAX];	/* a "marker" line awaiting its format */
-	bool pending_debug, pending_typed, pending_conflict;
+	bool pending_debug, pending_typed, pending_conflict, pending_unfired;
 	struct abi_marker *marker;
 	int field;
 };
@@ -225,6 +270,7 @@ static int abi_read_marker_line(struct abi_reader *r, char *rest)
 	r->pending_debug = false;
 	r->pending_typed = false;
 	r->pending_conflict = false;
+	r->pending_unfired = false;
 	word = strtok(NULL, " ");
 	if (!word || (strcmp(word, "stable") && strcmp(word, "debug")))
 		return abi_reader_error(r, "marker line without stable or debug");
@@ -238,6 +284,10 @@ static int abi_read_marker_line(struct abi_reader *r, char *rest)
 			r->set->has_typed = true;
 		} else if (!strcmp(word, "conflict")) {
 			r->pending_conflict = true;
+		} else if (!strcmp(word, "unfired")) {
+			/* Declared, no site: what the sites are is known. */
+			r->pending_unfired = true;
+			r->set->has_sites = true;
 		} else {
 			return abi_reader_error(r, "unknown word on a marker line");
 		}
@@ -261,6 +311,7 @@ static int abi_read_format_line(struct abi_reader *r, char *rest)
 		return -1;
 	m->typed = r->pending_typed;
 	m->conflict = r->pending_conflict;
+	m->declared = r->pending_unfired;
 	if (r->subsystem) {
 		m->subsystem = abi_strdup(r->subsystem);
 		m->origin = r->origin;
@@ -287,6 +338,32 @@ static int abi_read_field_line(struct abi_reader *r, char *rest)
 	f = &r->marker->fields[r->field++];
 	if (strcmp(f->name, rest) || strcmp(f->ctype, type))
 		return abi_reader_error(r, "field line disagrees with the format");
+	return 0;
+}
+
+/* "common NAME offset:N size:N signed:0|1 TYPE": before any marker. */
+static int abi_read_common_line(struct abi_reader *r, char *rest)
+{
+	struct abi_set *set = r->set;
+	struct abi_common *c;
+	unsigned int is_signed;
+	int type_at = 0;
+
+	if (set->nr_markers || r->pending[0])
+		return abi_reader_error(r, "common line after a marker");
+	if (set->nr_common >= ABI_COMMON_MAX)
+		return abi_reader_error(r, "too many common lines");
+	c = &set->common[set->nr_common];
+	if (sscanf(rest, "%31s offset:%u size:%u signed:%u %n", c->name,
+		   &c->offset, &c->size, &is_signed, &type_at) != 4 ||
+	    !type_at || !rest[type_at] ||
+	    strlen(rest + type_at) >= sizeof(c->ctype) || is_signed > 1 ||
+	    !c->size || c->size > 8)
+		return abi_reader_error(r,
+					"common line is not \"common NAME offset:N size:N signed:0|1 TYPE\"");
+	snprintf(c->ctype, sizeof(c->ctype), "%s", rest + type_at);
+	c->is_signed = is_signed;
+	set->nr_common++;
 	return 0;
 }
 
@@ -333,6 +410,8 @@ static int abi_read_line(struct abi_reader *r, char *line)
 			r->origin = "file";
 		return 0;
 	}
+	if (!strcmp(word, "common"))
+		return abi_read_common_line(r, rest);
 	if (!strcmp(word, "baseline")) {
 		if (r->set->baseline)
 			return abi_reader_error(r, "two baseline lines");

@@ -145,3 +145,12 @@ bool abi_in_baseline(const char *baseline, const struct abi_marker *marker)
 	return !marker->debug && !strncmp(marker->name, baseline, len) &&
 	       marker->name[len] == '_';
 }
+
+/*
+ * A marker DECLARE_MARKER() defines in the files read that has no site in
+ * any of them: tools can attach to it, and it never fires.
+ */
+bool abi_unfired(const struct abi_set *set, const struct abi_marker *marker)
+{
+	return set->has_sites && marker->declared && !marker->nr_sites;
+}

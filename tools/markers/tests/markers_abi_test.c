@@ -5,6 +5,22 @@
  * loaded. Version 1 is the original; version 2 changes it in every way
  * that breaks a tool reading the stable markers; version 3 only in ways
  * that do not. Each marker shows one kind of change.
+ *
+ * Version 2 also makes, each on markers of its own "subsystem" prefix
+ * (so that a baseline, markers-abi --baseline PREFIX, holds it alone),
+ * the event-set changes that broke tracing tools in 2025:
+ *
+ *  dyncomm_	Linux 6.16's sched_switch: comm went from a fixed-size
+ *		field to a dynamic string (marker formats have no char[16],
+ *		so the fixed field is a pointer, 8 bytes in the record);
+ *  ioprio_	block request events: a field (ioprio) inserted in the
+ *		middle, moving the ones after it;
+ *  compat_	an event kept "for compatibility" whose site was removed:
+ *		declared with DECLARE_MARKER(), no mark_<name>() call left;
+ *  tpsuffix_	a raw-only event renamed with a suffix ("_tp").
+ *
+ * The fifth, a common field added by a distribution kernel, changes no
+ * marker: tools/markers/tests/common-*.abi hold it.
  */
 #include <linux/marker.h>
 #include <linux/module.h>
@@ -18,6 +34,37 @@
 
 static int value = 1;
 static const char *text = "markers-abi";
+
+/* The module's own typed marker, defined here (CREATE_MARKERS). */
+#define CREATE_MARKERS
+DECLARE_MARKER(compat_sched_kthread_stop,
+	       MARKER_PROTO(int pid, const char *comm),
+	       MARKER_ARGS(pid, comm),
+	       "pid %d comm %s",
+	       MARKER_VALUES(pid, comm))
+#undef CREATE_MARKERS
+
+static noinline void markers_abi_history(void)
+{
+#if !BREAKING
+	trace_mark(dyncomm_sched_switch,
+		   "prev_comm %p prev_pid %d next_comm %p next_pid %d",
+		   text, value, text, value);
+	trace_mark(ioprio_block_rq_issue,
+		   "dev %u sector %llu nr_sector %u bytes %u rwbs %s comm %s",
+		   value, (u64)value, value, value, text, text);
+	mark_compat_sched_kthread_stop(value, text);
+	trace_mark(tpsuffix_sched_entry, "cpu %u", value);
+#else
+	trace_mark(dyncomm_sched_switch,
+		   "prev_comm %s prev_pid %d next_comm %s next_pid %d",
+		   text, value, text, value);
+	trace_mark(ioprio_block_rq_issue,
+		   "dev %u sector %llu nr_sector %u bytes %u ioprio %u rwbs %s comm %s",
+		   value, (u64)value, value, value, value, text, text);
+	trace_mark(tpsuffix_sched_entry_tp, "cpu %u", value);
+#endif
+}
 
 static noinline void markers_abi_breaking(void)
 {
@@ -68,6 +115,7 @@ static noinline void markers_abi_compatible(void)
 static int __init markers_abi_test_init(void)
 {
 	markers_abi_breaking();
+	markers_abi_history();
 	markers_abi_site();
 	markers_abi_compatible();
 	return 0;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's own include/linux/marker_format.h, for building
- * kernel/trace/marker_format.c in user space: it needs only the types,
- * stdarg and errno definitions of the headers beside this one. Relative,
- * because the tool builds in a kernel tree and in this repository alike,
- * tools/markers two levels below the top in both.
+ * The one private header: the kernel's own include/linux/marker_format.h,
+ * which kernel/trace/marker_format.c (built into this tool) and the tool
+ * share, so that the parser and its structures cannot drift apart;
+ * tools/include mirrors kernel headers as copies, and a copy of this one
+ * would be a second definition to keep in step. It needs <linux/types.h>
+ * and <linux/stdarg.h>, which tools/include has; errno is libc's. The
+ * path is relative: tools/markers is two levels below the top of the
+ * kernel tree.
  */
 #include <errno.h>
 #include "../../../../include/linux/marker_format.h"

@@ -180,6 +180,33 @@ test_perf_trace() {
 		fail "expected 3 futex_wait lines with 5454: $(cat $OUT/trace.txt)"
 }
 
+# markers-abi --json's event records (offset, size, signedness of every
+# field, common fields included), as harness/markers-abi-layout wrote
+# them from the build's vmlinux, against the running kernel's format
+# files: every field of every marker event equal.
+ABI_LAYOUT=/markers/markers-abi.layout
+test_abi_layout() {
+	local checked=0 event field offset size signed line got want
+	while read -r event field offset size signed; do
+		[ -f "$EVENTS/$event/format" ] || continue
+		line=$(grep "field:[^;]*[ ]$field;" "$EVENTS/$event/format") ||
+			fail "$event: no field $field in its format file" || return 1
+		got=$(echo "$line" | tr -d ' \t' | tr ';' '\n' |
+			sed -n 's/^\(offset\|size\|signed\):\([0-9]*\)$/\2/p' | tr '\n' ' ')
+		want="$offset $size $signed "
+		[ "$got" = "$want" ] ||
+			fail "$event $field: offset size signed $got(tracefs), $want(--json)" ||
+			return 1
+		checked=$((checked + 1))
+	done <$ABI_LAYOUT
+	for event in sched_switch futex_wait; do
+		grep -q "^$event " $ABI_LAYOUT && [ -f "$EVENTS/$event/format" ] ||
+			fail "$event: not in both markers-abi --json and tracefs" || return 1
+	done
+	echo "# $checked fields equal"
+	[ "$checked" -gt 100 ] || fail "only $checked fields compared"
+}
+
 require
 load marker-example || exit 1
 rm -rf $OUT
@@ -188,7 +215,7 @@ mkdir -p $OUT
 echo 1408 >"$TRACEFS/buffer_size_kb"
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 if command -v trace-cmd >/dev/null; then
 	run_test "trace-cmd record -e markers:<name> + report" test_trace_cmd
 	run_test "trace-cmd record -f on a string field" test_trace_cmd_filter
@@ -219,6 +246,11 @@ else
 	skip_test "perf stat -e 'markers:*' counts every marker event" "no perf"
 	skip_test "perf record -e 'markers:*': every event parses" "no perf"
 	skip_test "perf trace -e markers:<name>" "no perf"
+fi
+if [ -s $ABI_LAYOUT ]; then
+	run_test "markers-abi --json layout equals every format file's" test_abi_layout
+else
+	skip_test "markers-abi --json layout equals every format file's" "no $ABI_LAYOUT"
 fi
 rm -rf $OUT
 markers_finished
