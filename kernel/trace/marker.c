@@ -58,6 +58,7 @@
 
 #include "marker_internal.h"
 
+/* Serialises updates, module loads and unloads, and walks of the names. */
 DEFINE_MUTEX(marker_mutex);
 /* Who wants to know when names change (marker_notifier_register()). */
 static ATOMIC_NOTIFIER_HEAD(marker_notifier_list);
@@ -303,6 +304,7 @@ static void marker_entry_heal(struct marker_entry *e)
 	atomic_notifier_call_chain(&marker_notifier_list, MARKER_NAMES_CHANGED,
 				   NULL);
 }
+
 /* Give every site of the names in the update its new probes and state. */
 static void marker_sites_publish(struct marker_update *u)
 {
@@ -526,9 +528,8 @@ checked:
  * published one cannot be replaced by a smaller copy, the probe's slot is
  * marked and, at commit, pointed at marker_probe_stub.
  */
-int marker_update_remove_from(struct marker_update *u,
-				     struct marker_entry *e, void *probe,
-				     void *probe_private)
+int marker_update_remove_from(struct marker_update *u, struct marker_entry *e,
+			      void *probe, void *probe_private)
 {
 	struct marker_probe_array *old, *array;
 	struct marker_probe *p;
@@ -744,7 +745,7 @@ int marker_update_run(struct marker_update *u, int ret)
 }
 
 int marker_probe_change(const struct marker_probe_request *reqs,
-			       unsigned int nr, bool add)
+			unsigned int nr, bool add)
 {
 	struct marker_update u = { .entries = LIST_HEAD_INIT(u.entries) };
 	unsigned int i;

@@ -26,10 +26,9 @@
 #include "marker_internal.h"
 #include "marker_kunit.h"
 
-
 /* Probes run in the test's own thread here: plain writes are enough. */
 void marker_kunit_probe(const struct marker *marker, void *priv,
-			       va_list *args)
+			va_list *args)
 {
 	struct marker_kunit_seen *seen = priv;
 
@@ -41,15 +40,14 @@ void marker_kunit_probe(const struct marker *marker, void *priv,
 }
 
 void marker_kunit_count(const struct marker *marker, void *priv,
-			       va_list *args)
+			va_list *args)
 {
 	struct marker_kunit_seen *seen = priv;
 
 	seen->calls++;
 }
 
-noinline void marker_kunit_fire(int a, unsigned long long b,
-				       const char *s)
+noinline void marker_kunit_fire(int a, unsigned long long b, const char *s)
 {
 	trace_mark(marker_kunit_values, MARKER_KUNIT_FMT, a, b, s);
 }
@@ -86,7 +84,6 @@ static void marker_kunit_reenter(const struct marker *marker, void *priv,
 	seen->calls++;
 	marker_kunit_fire_noargs();
 }
-
 
 static void marker_register_errors(struct kunit *test)
 {
@@ -346,7 +343,6 @@ static void marker_recursion_dropped(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
-
 static noinline void marker_kunit_fire_nest(int level)
 {
 	trace_mark(marker_kunit_nest, "level %d", level);
@@ -400,7 +396,6 @@ static void marker_recursion_nesting_levels(struct kunit *test)
 						marker_kunit_nest_probe, &seen));
 	marker_synchronize_unregister();
 }
-
 
 struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
 {

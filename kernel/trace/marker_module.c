@@ -24,7 +24,6 @@
 
 #include "marker_internal.h"
 
-
 /* Insert keeping the list sorted by address; the core kernel comes first. */
 static void marker_range_insert(struct marker_range *r)
 {

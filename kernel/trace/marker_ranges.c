@@ -32,7 +32,7 @@
  * Return: 0, or -ENOMEM when the format cannot be copied.
  */
 int marker_attach(struct marker_range *r, struct marker *m,
-			 struct marker_entry *e)
+		  struct marker_entry *e)
 {
 	const char *owner = marker_range_owner(r);
 	char *format;

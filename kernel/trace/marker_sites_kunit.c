@@ -70,7 +70,6 @@ static void marker_batch_belongs_to_caller(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
-
 /*
  * The site suite knows each architecture's instructions and IPI counters:
  * the helpers below are all it needs of them.
@@ -832,7 +831,6 @@ static void marker_site_batch(struct kunit *test)
 	marker_kunit_expect_one_batch(test, best_on, "enabling");
 	marker_kunit_expect_one_batch(test, best_off, "disabling");
 }
-
 
 /* One trace_mark() in an inline function, inlined three times. */
 static __always_inline void marker_kunit_inlined(int n)

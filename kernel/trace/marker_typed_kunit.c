@@ -466,7 +466,6 @@ static void marker_rcu_idle_skipped(struct kunit *test)
 #endif
 }
 
-
 /*
  * A typed probe detached without memory for a smaller array takes a stub
  * of the typed probes' own type (a CFI kernel checks the type of every
@@ -529,7 +528,6 @@ static void marker_typed_stub_typed(struct kunit *test)
 						marker_kunit_count, &v2));
 	marker_synchronize_unregister();
 }
-
 
 static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_declared_typed),
