@@ -349,12 +349,15 @@ void marker_range_free_sites(struct marker_range *r)
 	bitmap_free(r->busy);
 }
 
+#ifdef CONFIG_MODULES
+/* A module's range: its sites, sorted. */
 int marker_range_module_sites(struct marker_range *r, struct module *mod)
 {
 	r->sites = mod->marker_sites;
 	r->nr_sites = mod->num_marker_sites;
 	return marker_range_sort(r);
 }
+#endif
 
 /*
  * @e's sites that take its probes and those left out. A struct marker is
