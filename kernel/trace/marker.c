@@ -896,7 +896,19 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
 
 /**
- * marker_patch_batch_begin - let the caller's updates leave their patching
+ * marker_notifier_register - be told when the registry's names change
+ * @nb: its ->notifier_call gets MARKER_NAMES_CHANGED and NULL
+ *
+ * A face of the registry (the tracefs face) learns here that the sites of
+ * a name changed other than by a module coming or going, which module
+ * notifiers see: a format conflict healed, and sites that were left out
+ * now give the name its new format. The call comes with the registry's
+ * mutex held and possibly under the locks of whoever detached a probe (a
+ * trace event's reg() holds event_mutex): it must not sleep nor take
+ * such locks, only schedule work.
+ *
+ * Context: process.
+ *
  * Return: 0.
  */
 int marker_notifier_register(struct notifier_block *nb)

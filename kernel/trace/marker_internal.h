@@ -196,7 +196,8 @@ static inline bool marker_probe_live(const struct marker_probe *p)
 }
 
 /* What listings print for a site's state. */
-static inline const char *marker_site_state(const struct marker_site_info *info)
+static inline const char *
+marker_site_state(const struct marker_site_info *info)
 {
 	if (info->marker->flags & MARKER_FLAG_CONFLICT)
 		return "conflict";
