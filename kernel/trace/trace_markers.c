@@ -629,7 +629,7 @@ static noinline void marker_event_record_pids(struct trace_event_file *file,
  * locks, no allocation.
  */
 static_assert(sizeof(struct trace_entry) == MARKER_RECORD_HEADER);
-static_assert(MARKER_RECORD_FITS <= PAGE_SIZE / 2);
+static_assert(PAGE_SIZE / 2 >= MARKER_RECORD_FITS);
 static_assert(MARKER_RECORD_STRING_MAX == MARKER_EVENT_STRING_MAX);
 
 /* The signature of a layout: the recorder's code of each field. */
