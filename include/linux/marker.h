@@ -396,7 +396,8 @@ struct marker_probe_array {
  * ->data calls the probe with it (0: none yet). ->stub takes the slot of
  * a typed probe detached without memory for a smaller array. ->entry is
  * the registry's entry of the name while the declaration is the name's
- * (NULL otherwise).
+ * (NULL otherwise). ->recorder is the declaration's ring-buffer recorder
+ * (__MARKER_RECORDER()), a typed probe the tracefs face attaches, or NULL.
  */
 struct marker_typed {
 	struct marker marker;
@@ -410,6 +411,7 @@ struct marker_typed {
 	unsigned long call_gp;
 	void *stub;
 	void *entry;
+	void *recorder;
 };
 
 /* The core kernel's markers and sites, bounded by the linker script. */
@@ -453,5 +455,27 @@ extern struct marker __start___markers[], __stop___markers[];
 	((void)(format), __marker_probe_call(marker, ## args))
 
 #endif /* CONFIG_MARKERS */
+
+/*
+ * ftrace's loop over several events (__ftrace_set_clr_event_nolock()):
+ * a patch batch, in which the tracefs face attaches its varargs probe to
+ * typed markers, whose recorders would each retarget a static call on its
+ * own; a batch that enabled one typed event gives it its recorder at its
+ * end (kernel/trace/trace_markers.c).
+ */
+#ifdef CONFIG_MARKERS_TRACE
+void marker_event_batch_begin(struct marker_patch_batch *batch);
+int marker_event_batch_end(struct marker_patch_batch *batch);
+#else
+static inline void marker_event_batch_begin(struct marker_patch_batch *batch)
+{
+	marker_patch_batch_begin(batch);
+}
+
+static inline int marker_event_batch_end(struct marker_patch_batch *batch)
+{
+	return marker_patch_batch_end(batch);
+}
+#endif
 
 #endif /* _LINUX_MARKER_H */

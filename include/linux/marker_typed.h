@@ -151,6 +151,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 		.iterator = __marker_iter_##n,				\
 		.iterator_typed = __marker_iter_typed_##n,		\
 		.stub = __marker_stub_##n,				\
+		.recorder = __MARKER_RECORDER_FUNC(n),			\
 	}
 
 /**
@@ -192,6 +193,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 	}								\
 	/* A detached typed probe's stub is called as typed probes are. */ \
 	static_assert(__same_type(&__marker_stub_##n, &__marker_iter_##n)); \
+	__MARKER_RECORDER(n, __MARKER_PARAMS(proto), __MARKER_PARAMS(values)) \
 	struct marker_typed __marker_typed_##n = __MARKER_TYPED_INIT(n, fmt); \
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
 	__MARKER_EXPORT_CALL(n);					\
@@ -232,6 +234,14 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 		if (__p && unlikely(READ_ONCE(__p[1].func)))		\
 			__marker_iter_va_##n(__p + 1, args);		\
 	}
+
+/* The ring-buffer recorder each declaration defines (__MARKER_RECORDER()). */
+#ifdef CONFIG_MARKERS_TRACE
+#include <linux/marker_record.h>
+#else
+#define __MARKER_RECORDER(...)
+#define __MARKER_RECORDER_FUNC(...)	NULL
+#endif
 
 #else /* !CONFIG_MARKERS */
 

@@ -62,6 +62,9 @@ module_param(runs, uint, 0444);
 MODULE_PARM_DESC(runs, "runs of each measure, the least counts (default 5)");
 
 #define MARKER_BENCH_FORMAT	"a %d b %d c %d"
+#define MARKER_BENCH_STR_FORMAT	"a %d s %s"
+/* The string of the string rows: 16 bytes with its NUL, as a comm. */
+#define MARKER_BENCH_STRING	"marker_bench_s0"
 #define MARKER_BENCH_POINTS	64
 #define MARKER_BENCH_SYSTEM	"marker_benchmark"
 
@@ -71,6 +74,11 @@ DECLARE_MARKER(marker_bench_typed, MARKER_PROTO(int a, int b, int c),
 	       MARKER_ARGS(a, b, c),
 	       MARKER_BENCH_FORMAT,
 	       MARKER_VALUES(a, b, c))
+/* With a string field, beside the tracepoint marker_bench_str. */
+DECLARE_MARKER(marker_bench_str_typed, MARKER_PROTO(int a, const char *s),
+	       MARKER_ARGS(a, s),
+	       MARKER_BENCH_STR_FORMAT,
+	       MARKER_VALUES(a, s))
 #undef CREATE_MARKERS
 
 /* A figure that could not be measured here. */
@@ -123,6 +131,39 @@ static noinline void marker_bench_loop_typed(unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		mark_marker_bench_typed(i, i + 1, i + 2);
+		barrier();
+	}
+}
+
+static const char *marker_bench_string = MARKER_BENCH_STRING;
+
+static noinline void marker_bench_loop_tracepoint_str(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		trace_marker_bench_str(i, READ_ONCE(marker_bench_string));
+		barrier();
+	}
+}
+
+static noinline void marker_bench_loop_marker_str(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		trace_mark(marker_bench_str, MARKER_BENCH_STR_FORMAT, i,
+			   READ_ONCE(marker_bench_string));
+		barrier();
+	}
+}
+
+static noinline void marker_bench_loop_typed_str(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mark_marker_bench_str_typed(i, READ_ONCE(marker_bench_string));
 		barrier();
 	}
 }
@@ -645,6 +686,45 @@ static int marker_bench_event_set(const char *system, const char *event,
 	return ret;
 }
 
+/* One event's cost per hit of @loop, enabled as tracefs does. */
+static s64 marker_bench_event_per_hit(const char *system, const char *event,
+				      marker_bench_loop_t loop)
+{
+	s64 v;
+
+	if (marker_bench_event_set(system, event, 1))
+		return MARKER_BENCH_NA;
+	v = marker_bench_per_hit(loop);
+	marker_bench_event_set(system, event, 0);
+	return v;
+}
+
+/*
+ * As marker_bench_events(), with a string field: __string() and
+ * __assign_str() against %s, a 15-character string.
+ */
+static int marker_bench_events_str(void)
+{
+	s64 tp, mk, typed;
+
+	tp = marker_bench_event_per_hit(MARKER_BENCH_SYSTEM, "marker_bench_str",
+					marker_bench_loop_tracepoint_str);
+	mk = marker_bench_event_per_hit("markers", "marker_bench_str",
+					marker_bench_loop_marker_str);
+	typed = marker_bench_event_per_hit("markers", "marker_bench_str_typed",
+					   marker_bench_loop_typed_str);
+	marker_bench_row(NULL,
+			 "tracefs event into the ring buffer, int and 16-byte string: trace_mark()",
+			 tp, mk);
+	marker_bench_row(NULL,
+			 "tracefs event into the ring buffer, int and 16-byte string: mark_<name>()",
+			 tp, typed);
+	if (tp == MARKER_BENCH_NA || mk == MARKER_BENCH_NA ||
+	    typed == MARKER_BENCH_NA)
+		return -EINVAL;
+	return 0;
+}
+
 /* A hit recorded into the ring buffer, the events enabled as tracefs does. */
 static int marker_bench_events(void)
 {
@@ -683,7 +763,7 @@ static int marker_bench_events(void)
 	marker_bench_row(NULL,
 			 "tracefs event into the ring buffer, 20-byte record: mark_<name>()",
 			 tp, typed);
-	return 0;
+	return marker_bench_events_str();
 }
 
 /* ---- Registration ---- */

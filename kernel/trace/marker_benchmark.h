@@ -25,6 +25,17 @@ DECLARE_EVENT_CLASS(marker_bench_class,
 		    TP_printk("a=%d b=%d c=%d", __entry->a, __entry->b, __entry->c)
 );
 
+/* The tracepoint beside the markers marker_bench_str and _str_typed. */
+TRACE_EVENT(marker_bench_str,
+	    TP_PROTO(int a, const char *s),
+	    TP_ARGS(a, s),
+	    TP_STRUCT__entry(__field(int, a)
+			     __string(s, s)),
+	    TP_fast_assign(__entry->a = a;
+			   __assign_str(s);),
+	    TP_printk("a=%d s=%s", __entry->a, __get_str(s))
+);
+
 /* The tracepoint beside the markers marker_bench and marker_bench_typed. */
 DEFINE_EVENT(marker_bench_class, marker_bench,
 	     TP_PROTO(int a, int b, int c),

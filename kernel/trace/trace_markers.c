@@ -31,6 +31,7 @@
 #include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/marker.h>
+#include <linux/marker_typed.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -83,6 +84,7 @@ struct marker_event_field {
  * then the strings the __data_loc fields point to.
  */
 struct marker_event {
+	struct marker_record_event record;	/* first: call.data points here */
 	struct list_head list;
 	struct trace_event_call call;
 	struct trace_event_class class;
@@ -90,6 +92,17 @@ struct marker_event {
 	char *format;
 	bool orphan;			/* no sites or stale format; held */
 	bool has_strings;		/* a %s or %c field: size varies */
+	/*
+	 * The declaration whose recorder (__marker_record_<name>) records
+	 * the event in the instances that enable it, or NULL: the varargs
+	 * probe marker_event_probe() does. Set when the event is made,
+	 * cleared when the declaration's module goes; @typed_files files
+	 * use it, each holding a reference on @typed_owner (NULL: vmlinux).
+	 * @record.layout is the signature the recorder's must match.
+	 */
+	struct marker_typed *typed;
+	struct module *typed_owner;
+	unsigned int typed_files;
 	unsigned int fixed_size;	/* entry size before the strings */
 	/* Fields whose tasks set_event_pid lets through, as for current */
 	unsigned int nr_pid_fields;
@@ -127,6 +140,7 @@ struct marker_name {
 	unsigned int nr_conflicts;
 	bool debug;
 	char modules[MARKER_MODULES_LEN];	/* "vmlinux,mod1,..." */
+	struct marker_typed *typed;	/* its declaration, if typed */
 };
 
 struct marker_names {
@@ -280,20 +294,17 @@ fault:
 }
 
 /*
- * Read every argument of a hit of an event with strings into @v.
- * Return: the size of the record. Context: any (probe context); no locks,
- * no allocation.
+ * Measure the strings of a hit whose values are in @v. Return: the size
+ * of the record. Context: any (probe context); no locks, no allocation.
  */
-static unsigned int marker_event_fetch(const struct marker_event *event,
-				       va_list *args,
-				       struct marker_event_values *v)
+static unsigned int marker_event_measure(const struct marker_event *event,
+					 struct marker_event_values *v)
 {
 	unsigned int i, size = event->fixed_size;
 
 	for (i = 0; i < event->nr_fields; i++) {
 		const struct marker_event_field *f = &event->fields[i];
 
-		v->value[i] = marker_event_arg(f, args);
 		if (f->op == MARKER_EVENT_STRING)
 			v->len[i] = marker_event_strlen(v->value[i]);
 		else if (f->op == MARKER_EVENT_CHAR)
@@ -303,6 +314,22 @@ static unsigned int marker_event_fetch(const struct marker_event *event,
 		size += v->len[i];
 	}
 	return size;
+}
+
+/*
+ * Read every argument of a hit of an event with strings into @v.
+ * Return: the size of the record. Context: any (probe context); no locks,
+ * no allocation.
+ */
+static unsigned int marker_event_fetch(const struct marker_event *event,
+				       va_list *args,
+				       struct marker_event_values *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < event->nr_fields; i++)
+		v->value[i] = marker_event_arg(&event->fields[i], args);
+	return marker_event_measure(event, v);
 }
 
 /*
@@ -465,6 +492,31 @@ static __always_inline void marker_event_commit(struct trace_event_buffer *fbuff
 }
 
 /*
+ * Write a hit whose values and string lengths are in @v, @size bytes:
+ * cut its strings to fit the ring buffer, reserve, store, commit.
+ * Context: any (probe context), preemption disabled.
+ */
+static __always_inline void marker_event_write(struct trace_event_file *file,
+					       const struct marker_event *event,
+					       struct marker_event_values *v,
+					       unsigned int size)
+{
+	/* Every member is set by trace_event_buffer_reserve() */
+	struct trace_event_buffer fbuffer __uninitialized;
+	void *entry;
+
+	size = marker_event_fit(event, v, size,
+				ring_buffer_max_event_size(file->tr->array_buffer.buffer));
+	entry = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!entry) {
+		marker_event_refused(file);
+		return;
+	}
+	marker_event_store(event, entry, v);
+	marker_event_commit(&fbuffer);
+}
+
+/*
  * The record of an event with strings: its arguments are read and the
  * strings measured first, then cut to fit the ring buffer, then the
  * record is reserved and written. Context: as marker_event_probe().
@@ -474,21 +526,8 @@ static noinline void marker_event_record_strings(struct trace_event_file *file,
 						 va_list *args)
 {
 	struct marker_event_values v __uninitialized;	/* filled by fetch */
-	/* Every member is set by trace_event_buffer_reserve() */
-	struct trace_event_buffer fbuffer __uninitialized;
-	unsigned int size;
-	void *entry;
 
-	size = marker_event_fetch(event, args, &v);
-	size = marker_event_fit(event, &v, size,
-				ring_buffer_max_event_size(file->tr->array_buffer.buffer));
-	entry = trace_event_buffer_reserve(&fbuffer, file, size);
-	if (!entry) {
-		marker_event_refused(file);
-		return;
-	}
-	marker_event_store(event, entry, &v);
-	marker_event_commit(&fbuffer);
+	marker_event_write(file, event, &v, marker_event_fetch(event, args, &v));
 }
 
 /*
@@ -581,6 +620,109 @@ static noinline void marker_event_record_pids(struct trace_event_file *file,
 	marker_event_record(file, event, args);
 	WRITE_ONCE(data->ignore_pid, true);
 }
+
+#if defined(CONFIG_MARKERS_TRACE) && defined(CONFIG_64BIT)
+/*
+ * ---- Recording from a declaration's recorder (__MARKER_RECORDER()) ----
+ *
+ * Called from __marker_record_<name>(), the typed probe of one event
+ * file. Context: the site's (any, NMI included), preemption disabled; no
+ * locks, no allocation.
+ */
+static_assert(sizeof(struct trace_entry) == MARKER_RECORD_HEADER);
+static_assert(PAGE_SIZE / 2 >= MARKER_RECORD_FITS);
+static_assert(MARKER_RECORD_STRING_MAX == MARKER_EVENT_STRING_MAX);
+
+/* The signature of a layout: the recorder's code of each field. */
+static u64 marker_event_layout(const struct marker_event *event)
+{
+	static const u8 code[] = {
+		[MARKER_EVENT_U8] = 1, [MARKER_EVENT_U16] = 2,
+		[MARKER_EVENT_U32] = 3, [MARKER_EVENT_U64] = 4,
+		[MARKER_EVENT_PTR] = 4, [MARKER_EVENT_STRING] = 8,
+		/* A %c: stored as a string, from an int: never the recorder's */
+		[MARKER_EVENT_CHAR] = 15,
+	};
+	u64 layout = 0;
+	unsigned int i;
+
+	for (i = 0; i < event->nr_fields; i++) {
+		if (i == 16)
+			return U64_MAX;
+		layout |= (u64)code[event->fields[i].op] << (4 * i);
+	}
+	return layout;
+}
+
+/**
+ * marker_record_filtered - count a hit a recorder does not record
+ * @file: the event file whose recorder was called
+ *
+ * For trace_trigger_soft_disabled(): a soft-disabled event's hits are
+ * not counted, those of a task set_event_pid leaves out are filtered.
+ *
+ * Context: the site's, preemption disabled.
+ */
+void marker_record_filtered(struct trace_event_file *file)
+{
+	if (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED))
+		this_cpu_inc(marker_trace_filtered);
+}
+EXPORT_SYMBOL_GPL(marker_record_filtered);
+
+/**
+ * marker_record_refused - count a record the ring buffer did not reserve
+ * @file: the event file whose recorder was called
+ *
+ * Context: the site's, preemption disabled.
+ */
+void marker_record_refused(struct trace_event_file *file)
+{
+	marker_event_refused(file);
+}
+EXPORT_SYMBOL_GPL(marker_record_refused);
+
+/**
+ * marker_record_commit - commit a recorder's record
+ * @fbuffer: as trace_event_buffer_reserve() set it
+ *
+ * As marker_event_commit(): a record of an event with a filter is counted
+ * if it is not written (marker_event_commit_filtered()). Not a tail call:
+ * its frame stands where a TRACE_EVENT()'s tracepoint iterator's does, so
+ * that the stacktrace trigger, which skips a TRACE_EVENT()'s frames by
+ * count, shows the site's caller for a recorder too.
+ *
+ * Context: the site's, preemption disabled.
+ */
+void marker_record_commit(struct trace_event_buffer *fbuffer)
+{
+	marker_event_commit(fbuffer);
+	barrier();
+}
+EXPORT_SYMBOL_GPL(marker_record_commit);
+
+/**
+ * marker_record_values - record a hit from its values, field by field
+ * @f: the event file whose recorder was called
+ * @values: each field's value, as u64 (a string's address)
+ *
+ * The slow path of a recorder whose layout is not the event's, or whose
+ * strings must be cut to fit: the values are stored by the fields' ops,
+ * as marker_event_record_strings() stores them.
+ *
+ * Context: the site's, preemption disabled.
+ */
+void marker_record_values(struct trace_event_file *f, const u64 *values)
+{
+	const struct marker_event *event = f->event_call->data;
+	struct marker_event_values v __uninitialized;	/* filled below */
+
+	memcpy(v.value, values, event->nr_fields * sizeof(*values));
+	marker_event_write(f, event, &v, marker_event_measure(event, &v));
+}
+EXPORT_SYMBOL_GPL(marker_record_values);
+
+#endif /* CONFIG_64BIT */
 
 /*
  * marker_event_probe - the probe of one enabled event file
@@ -931,6 +1073,25 @@ static void marker_event_set_pid_fields(struct marker_event *event)
 	}
 }
 
+/*
+ * The recorder @event uses: the declaration's (@typed), on a 64-bit
+ * kernel, unless the event follows a pid rule (marker_event_probe() reads
+ * the pid fields from its arguments).
+ */
+static void marker_event_set_typed(struct marker_event *event,
+				   struct marker_typed *typed)
+{
+#ifdef CONFIG_64BIT
+	event->record.layout = marker_event_layout(event);
+	if (!typed || !typed->recorder || event->nr_pid_fields)
+		return;
+	event->typed = typed;
+	preempt_disable();
+	event->typed_owner = __module_address((unsigned long)typed);
+	preempt_enable();
+#endif
+}
+
 static void marker_event_free(struct marker_event *event)
 {
 	kfree(event->call.print_fmt);
@@ -984,6 +1145,7 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	if (!event->name || !event->format)
 		goto fail;
 	marker_event_set_pid_fields(event);
+	marker_event_set_typed(event, n->typed);
 	event->call.print_fmt = marker_event_print_fmt(event);
 	if (!event->call.print_fmt)
 		goto fail;
@@ -1115,6 +1277,104 @@ static int marker_event_remove(struct marker_event *event)
 }
 
 /*
+ * ftrace's loops over several events (marker_event_batch_begin()), under
+ * event_mutex: their depth, and the typed events the outermost enabled,
+ * the first of them in @marker_event_batch_file. Attaching a recorder
+ * retargets its marker's static call, a text_poke with sync rounds of its
+ * own that the batch cannot share: in a batch, typed events get the
+ * varargs probe, and a batch that enabled one typed event only (set_event
+ * or trace_set_clr_event() naming one) gives it its recorder at its end.
+ */
+static unsigned int marker_event_batch_depth;
+static unsigned int marker_event_batch_typed;
+static struct trace_event_file *marker_event_batch_file;
+
+static int marker_event_register_typed(struct marker_event *event,
+				       struct trace_event_file *file);
+
+/*
+ * The one typed event a batch enabled goes from the varargs probe to its
+ * recorder, before the write that enabled it returns. Caller holds
+ * event_mutex.
+ */
+static void marker_event_batch_record_typed(void)
+{
+	struct trace_event_file *file = marker_event_batch_file;
+	struct marker_event *event;
+
+	if (marker_event_batch_typed != 1 ||
+	    !(file->flags & EVENT_FILE_FL_ENABLED))
+		return;
+	event = file->event_call->data;
+	if (marker_probe_unregister(event->name, marker_event_probe, file))
+		return;
+	if (marker_event_register_typed(event, file))
+		WARN_ON_ONCE(marker_probe_register(event->name, event->format,
+						   marker_event_probe, file));
+}
+
+/**
+ * marker_event_batch_begin - open ftrace's batch over several events
+ * @batch: the caller's, for marker_event_batch_end()
+ *
+ * As marker_patch_batch_begin(), and until marker_event_batch_end() the
+ * events of typed markers enabled are recorded by the varargs probe, so
+ * that enabling them all costs the batch's sync rounds only; where the
+ * batch enabled one typed event only, marker_event_batch_end() gives it
+ * its recorder.
+ *
+ * Context: process, event_mutex held.
+ */
+void marker_event_batch_begin(struct marker_patch_batch *batch)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!marker_event_batch_depth++)
+		marker_event_batch_typed = 0;
+	marker_patch_batch_begin(batch);
+}
+
+/**
+ * marker_event_batch_end - close the batch marker_event_batch_begin() opened
+ * @batch: as given to marker_event_batch_begin()
+ *
+ * Context: process, event_mutex held.
+ * Return: as marker_patch_batch_end().
+ */
+int marker_event_batch_end(struct marker_patch_batch *batch)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = marker_patch_batch_end(batch);
+	if (!--marker_event_batch_depth && !ret)
+		marker_event_batch_record_typed();
+	return ret;
+}
+
+/*
+ * Attach the declaration's recorder for the event file @file. The
+ * declaration's module (if any) is held while the recorder is attached:
+ * it cannot go while its events record with its code, as a module's
+ * trace event used by perf cannot. Called with event_mutex held.
+ */
+static int marker_event_register_typed(struct marker_event *event,
+				       struct trace_event_file *file)
+{
+	int ret;
+
+	if (!try_module_get(event->typed_owner))
+		return -ENODEV;
+	ret = marker_probe_register_typed(event->typed, event->typed->recorder,
+					  file);
+	if (ret) {
+		module_put(event->typed_owner);
+		return ret;
+	}
+	event->typed_files++;
+	return 0;
+}
+
+/*
  * The reg callback of every marker event. Called with event_mutex held,
  * in process context.
  */
@@ -1126,6 +1386,10 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
+		if (event->typed && !marker_event_batch_depth)
+			return marker_event_register_typed(event, data);
+		if (event->typed && !marker_event_batch_typed++)
+			marker_event_batch_file = data;
 		return marker_probe_register(event->name, event->format,
 					     marker_event_probe, data);
 	case TRACE_REG_UNREGISTER:
@@ -1133,10 +1397,23 @@ static int marker_event_reg(struct trace_event_call *call,
 		 * No grace period here, as for tracepoint events: disabling
 		 * N events costs none. The file is freed only when its event
 		 * goes (marker_event_remove() waits) or its instance does
-		 * (event_trace_del_tracer() waits, synchronize_rcu()).
+		 * (event_trace_del_tracer() waits, synchronize_rcu()). The
+		 * recorder is the declaration's, which the module reference
+		 * keeps until the module goes, after a grace period.
 		 */
-		ret = marker_probe_unregister(event->name, marker_event_probe,
-					      data);
+		ret = -ENOENT;
+		if (event->typed)
+			ret = marker_probe_unregister_typed(event->typed,
+							    event->typed->recorder,
+							    data);
+		if (!ret) {
+			event->typed_files--;
+			module_put(event->typed_owner);
+		} else {
+			/* Enabled in a batch, or not typed */
+			ret = marker_probe_unregister(event->name,
+						      marker_event_probe, data);
+		}
 		/* Perhaps the last trigger holding an orphan in soft mode */
 		if (event->orphan)
 			mod_delayed_work(system_wq, &marker_events_work, 0);
@@ -1223,6 +1500,9 @@ static int marker_name_cmp(const void *a, const void *b)
  * Every marker name with sites, from the registry, sorted by name.
  * Process context.
  */
+static int marker_names_add_typed(const struct marker_site_info *info,
+				  void *data);
+
 static int marker_names_gather(struct marker_names *names)
 {
 	int ret;
@@ -1235,7 +1515,7 @@ static int marker_names_gather(struct marker_names *names)
 	}
 	sort(names->names, names->nr, sizeof(*names->names), marker_name_cmp,
 	     NULL);
-	return 0;
+	return marker_iterate_sites(marker_names_add_typed, names);
 }
 
 static struct marker_name *marker_names_find(struct marker_names *names,
@@ -1245,6 +1525,26 @@ static struct marker_name *marker_names_find(struct marker_names *names,
 
 	return bsearch(&key, names->names, names->nr, sizeof(*names->names),
 		       marker_name_cmp);
+}
+
+/*
+ * Note the declaration of a typed site's name. Called by
+ * marker_iterate_sites() with the marker mutex held: the declaration
+ * stays while its sites do, and those of a module while the face's
+ * module notifier waits for event_mutex, which the caller holds.
+ */
+static int marker_names_add_typed(const struct marker_site_info *info,
+				  void *data)
+{
+	const struct marker *marker = info->marker;
+	struct marker_name *n;
+
+	if (!marker->typed || (marker->flags & MARKER_FLAG_CONFLICT))
+		return 0;
+	n = marker_names_find(data, marker->name);
+	if (n)
+		n->typed = marker->typed;
+	return 0;
 }
 
 static struct marker_event *marker_event_find(const char *name)
@@ -1397,10 +1697,18 @@ static int marker_events_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 
+	struct marker_event *event;
+
 	if (!mod->num_markers ||
 	    (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING))
 		return NOTIFY_DONE;
 	mutex_lock(&event_mutex);
+	/* A held orphan keeps its name; not the declaration of a module gone */
+	if (val == MODULE_STATE_GOING)
+		list_for_each_entry(event, &marker_events, list)
+			if (event->typed && event->typed_owner == mod &&
+			    !WARN_ON_ONCE(event->typed_files))
+				event->typed = NULL;
 	marker_events_update();
 	mutex_unlock(&event_mutex);
 	return NOTIFY_OK;

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_MARKER_RECORD_H
+#define _LINUX_MARKER_RECORD_H
+/*
+ * Included by include/linux/marker.h, in the middle of its
+ * DECLARE_MARKER() plumbing: not to be included on its own.
+ */
+
+/*
+ * ---- Recorders: a declaration's ring-buffer event, made at compile time ----
+ *
+ * As TRACE_EVENT() generates trace_event_raw_event_<call>(), each
+ * DECLARE_MARKER() defines __marker_record_<name>(), a typed probe that
+ * the tracefs face (kernel/trace/trace_markers.c) attaches for its event
+ * markers:<name>: it stores the declaration's values straight into the
+ * reserved record, at offsets the compiler computes from their types, with
+ * no va_list and no per-field decode. The layout is the face's
+ * (struct trace_entry, then each field aligned to its size, a %s field a
+ * u32 __data_loc, then the strings); each value is given a code (1 to 4:
+ * an integer or pointer of 1, 2, 4 or 8 bytes, 8: a string), the codes
+ * make the layout's signature, 4 bits per field, and the face checks it
+ * against the one it derived from the format at each hit: where they
+ * differ (a %hd given an int, a %c, a bool for a %d), the values go to
+ * the face as u64 (marker_record_values()), which stores them field by
+ * field. 64-bit only (the values travel as unsigned long there).
+ */
+#ifdef CONFIG_64BIT
+#include <linux/align.h>
+#include <linux/args.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+/*
+ * What call->data of a marker event points to, for the recorder: the
+ * signature of the layout the face made from the format.
+ */
+struct marker_record_event {
+	u64 layout;
+};
+
+/* The bytes of struct trace_entry, before the fields (checked there). */
+#define MARKER_RECORD_HEADER	8
+/*
+ * A record that any ring buffer takes (the largest is a sub-buffer, a page
+ * at least); a larger one has its strings cut by marker_record_values().
+ */
+#define MARKER_RECORD_FITS	2048
+
+void marker_record_filtered(struct trace_event_file *file);
+void marker_record_refused(struct trace_event_file *file);
+void marker_record_commit(struct trace_event_buffer *fbuffer);
+void marker_record_values(struct trace_event_file *file, const u64 *values);
+
+/* The longest string a field stores, NUL included (checked there). */
+#define MARKER_RECORD_STRING_MAX	256
+
+/*
+ * A string value is read as TRACE_EVENT()'s __string() and __assign_str()
+ * read theirs: measured, then copied, trusted as the compiler-checked C
+ * expression of a declaration it is (trace_mark()'s varargs path reads
+ * its %s arguments with page faults disabled): strlen() then memcpy(), a
+ * string cut to MARKER_RECORD_STRING_MAX - 1 bytes. NULL is stored as
+ * "(null)"; the copy takes the measured length.
+ */
+static __always_inline u16 __marker_record_strlen(const char *s)
+{
+	return s ? min_t(size_t, strlen(s), MARKER_RECORD_STRING_MAX - 1) + 1 :
+		   sizeof("(null)");
+}
+
+static __always_inline unsigned int
+__marker_record_string(void *entry, unsigned int offset,
+		       unsigned int data_offset, const char *s, u16 len)
+{
+	char *dst = entry + data_offset;
+
+	memcpy(dst, s ?: "(null)", len - 1);
+	dst[len - 1] = '\0';
+	*(u32 *)(entry + offset) = (u32)len << 16 | data_offset;
+	return data_offset + len;
+}
+
+#define __MARKER_MAP0(m, i, ...)
+#define __MARKER_MAP1(m, i, v) m(i, v)
+#define __MARKER_MAP2(m, i, v, ...) m(i, v) __MARKER_MAP1(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP3(m, i, v, ...) m(i, v) __MARKER_MAP2(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP4(m, i, v, ...) m(i, v) __MARKER_MAP3(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP5(m, i, v, ...) m(i, v) __MARKER_MAP4(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP6(m, i, v, ...) m(i, v) __MARKER_MAP5(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP7(m, i, v, ...) m(i, v) __MARKER_MAP6(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP8(m, i, v, ...) m(i, v) __MARKER_MAP7(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP9(m, i, v, ...) m(i, v) __MARKER_MAP8(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP10(m, i, v, ...) m(i, v) __MARKER_MAP9(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP11(m, i, v, ...) m(i, v) __MARKER_MAP10(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP12(m, i, v, ...) m(i, v) __MARKER_MAP11(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP13(m, i, v, ...) m(i, v) __MARKER_MAP12(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP14(m, i, v, ...) m(i, v) __MARKER_MAP13(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP15(m, i, v, ...) m(i, v) __MARKER_MAP14(m, i + 1, __VA_ARGS__)
+/* m(index, value) for each value: up to 15, as COUNT_ARGS() counts. */
+#define __MARKER_MAP(m, values...)					\
+	CONCATENATE(__MARKER_MAP, COUNT_ARGS(values))(m, 0, ## values)
+
+/* A value stored as a string: a char pointer or array. */
+#define __MARKER_REC_IS_STR(v)						\
+	_Generic((v), char *: 1, const char *: 1, default: 0)
+#define __MARKER_REC_STR(v)						\
+	_Generic((v), char *: (v), const char *: (v),			\
+		 default: (const char *)NULL)
+/* Bytes a value takes in the fixed part, and its alignment. */
+#define __MARKER_REC_SIZE(v)						\
+	(__MARKER_REC_IS_STR(v) ? sizeof(u32) : sizeof(v))
+#define __MARKER_REC_CODE(v)						\
+	(__MARKER_REC_IS_STR(v) ? 8ULL : sizeof(v) == 1 ? 1ULL :	\
+	 sizeof(v) == 2 ? 2ULL : sizeof(v) == 4 ? 3ULL :		\
+	 sizeof(v) == 8 ? 4ULL : 15ULL)
+#define __MARKER_REC_SIG(i, v)	| (__MARKER_REC_CODE(v) << (4 * (i)))
+#define __MARKER_REC_NR(i, v)	1 +
+/* The signature's bits that say a field is a string (code 8). */
+#define __MARKER_REC_STRINGS	0x8888888888888888ULL
+#define __MARKER_REC_U64(i, v)	(u64)(unsigned long)(v),
+
+/* First pass: the fixed size, and the bytes of each string. */
+#define __MARKER_REC_MEASURE(i, v)					\
+	__off = ALIGN(__off, __MARKER_REC_SIZE(v)) + __MARKER_REC_SIZE(v); \
+	if (__MARKER_REC_IS_STR(v)) {					\
+		__len[i] = __marker_record_strlen(__MARKER_REC_STR(v));	\
+		__size += __len[i];					\
+	}
+
+/* Second pass: each value into its field. */
+#define __MARKER_REC_STORE(i, v)					\
+	__off = ALIGN(__off, __MARKER_REC_SIZE(v));			\
+	if (__MARKER_REC_IS_STR(v)) {					\
+		__data = __marker_record_string(__e, __off, __data,	\
+						__MARKER_REC_STR(v), __len[i]); \
+	} else {							\
+		__auto_type __v = (v);					\
+									\
+		*(__unqual_scalar_typeof(__v) *)(__e + __off) = __v;	\
+	}								\
+	__off += __MARKER_REC_SIZE(v);
+
+/*
+ * __marker_record_<name>(file, proto): the typed probe of the event
+ * markers:<name> in one trace instance (@__rec_file, its struct
+ * trace_event_file), as trace_event_raw_event_<call>() is a
+ * TRACE_EVENT()'s: soft disable and pid checks, reserve, store, commit.
+ * Records not written are counted by the face, as its varargs probe
+ * counts them. Context: the site's (any, NMI included), preemption
+ * disabled; no locks, no allocation: the ring buffer's reservation is
+ * lockless. Values of integer fields are evaluated once; a string's
+ * twice (measured, then copied), as TRACE_EVENT()'s __string() is
+ * (__marker_record_strlen()).
+ */
+#define __MARKER_RECORDER(n, proto, values...)				\
+	static void notrace						\
+	__marker_record_##n(void *__rec_file, proto)			\
+	{								\
+		const u64 __layout = 0 __MARKER_MAP(__MARKER_REC_SIG, values); \
+		const bool __strings = __layout & __MARKER_REC_STRINGS;	\
+		struct trace_event_file *__file = __rec_file;		\
+		const struct marker_record_event *__ev;			\
+		/* Set by the reservation; the lengths by the first pass */ \
+		struct trace_event_buffer __fb __uninitialized;		\
+		u16 __len[__MARKER_MAP(__MARKER_REC_NR, values) 1]	\
+			__uninitialized;				\
+		unsigned int __off = MARKER_RECORD_HEADER, __size = 0;	\
+		unsigned int __data;					\
+		void *__e;						\
+									\
+		if (trace_trigger_soft_disabled(__file)) {		\
+			marker_record_filtered(__file);			\
+			return;						\
+		}							\
+		__ev = __file->event_call->data;			\
+		if (unlikely(__ev->layout != __layout))			\
+			goto slow;					\
+		__MARKER_MAP(__MARKER_REC_MEASURE, values)		\
+		__data = __off;						\
+		if (__strings && __off + __size > MARKER_RECORD_FITS)	\
+			goto slow;					\
+		__e = trace_event_buffer_reserve(&__fb, __file, __off + __size); \
+		if (unlikely(!__e)) {					\
+			marker_record_refused(__file);			\
+			return;						\
+		}							\
+		__off = MARKER_RECORD_HEADER;				\
+		__MARKER_MAP(__MARKER_REC_STORE, values)		\
+		(void)__data;						\
+		marker_record_commit(&__fb);				\
+		return;							\
+	slow:								\
+		{							\
+			const u64 __vals[] = {				\
+				__MARKER_MAP(__MARKER_REC_U64, values)	\
+				0 };					\
+									\
+			marker_record_values(__file, __vals);		\
+		}							\
+	}
+#define __MARKER_RECORDER_FUNC(n)	__marker_record_##n
+#else
+#define __MARKER_RECORDER(n, proto, values...)
+#define __MARKER_RECORDER_FUNC(n)	NULL
+#endif
+
+#endif /* _LINUX_MARKER_RECORD_H */

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The events of typed markers (DECLARE_MARKER()) are recorded by the
+# recorder each declaration makes at compile time: the values of
+# test_modules/test_markers_typed.c come out as their fields say, strings
+# and NULL included, also where the recorder's layout is not the event's
+# (its values then go through the face field by field), and the
+# declaration's module is held while its recorder is attached.
+
+set -u
+. "$(dirname "$0")/markers_lib.sh"
+
+TYPED_FIRE=$DEBUGFS/test_markers_typed/fire
+
+# The module's reference count, which the attached recorders hold.
+refcnt() {
+	cat /sys/module/test_markers_typed/refcnt
+}
+
+# fire_one NAME: enable NAME's event, fire every marker once, disable it.
+fire_one() {
+	echo 1 >"$EVENTS/$1/enable" || fail "cannot enable $1"
+	echo 1 >"$TYPED_FIRE"
+	echo 0 >"$EVENTS/$1/enable"
+}
+
+# expect_events NAME LINE: the trace holds LINE, once, of NAME's events.
+expect_events() {
+	events_of "$1" >/tmp/markers.out
+	echo "$2" >/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
+}
+
+test_fixed() {
+	fire_one test_typed_fixed
+	expect_events test_typed_fixed \
+		'test_typed_fixed: b=-3 h=65535 i=-100000 x=deadbeef l=123456789a ll=-5'
+}
+
+test_strings() {
+	local l
+	l=$(head -c 255 /dev/zero | tr '\0' x)
+	fire_one test_typed_string
+	expect_events test_typed_string \
+		"test_typed_string: n=42 s=typed none=(null) l=$l"
+}
+
+test_promoted() {
+	fire_one test_typed_promoted
+	expect_events test_typed_promoted 'test_typed_promoted: h=-2 c=z'
+}
+
+test_module_held() {
+	local before
+	before=$(refcnt)
+	echo 1 >"$EVENTS/test_typed_fixed/enable"
+	[ "$(refcnt)" = $((before + 1)) ] ||
+		fail "refcnt $(refcnt) with the event enabled, expected $((before + 1))"
+	! rmmod test_markers_typed 2>/dev/null ||
+		fail "rmmod test_markers_typed with its recorder attached"
+	echo 0 >"$EVENTS/test_typed_fixed/enable"
+	[ "$(refcnt)" = "$before" ] ||
+		fail "refcnt $(refcnt) with the event disabled, expected $before"
+}
+
+require
+unload test_markers_typed
+load test_markers_typed || exit 1
+
+ktap_print_header
+ktap_set_plan 4
+run_test "a typed event: one field of each integer size" test_fixed
+run_test "a typed event: strings, NULL, a string cut to 255" test_strings
+run_test "a typed event whose values are promoted: through the face" \
+	test_promoted
+run_test "a typed event holds its declaration's module while enabled" \
+	test_module_held
+unload test_markers_typed
+markers_finished
