@@ -248,9 +248,9 @@ else
 	skip_test "perf trace -e markers:<name>" "no perf"
 fi
 if [ -s $ABI_LAYOUT ]; then
-	run_test "markers-abi --json layout equals every format file's" test_abi_layout
+	run_test "markers-abi --json layout equals the format files" test_abi_layout
 else
-	skip_test "markers-abi --json layout equals every format file's" "no $ABI_LAYOUT"
+	skip_test "markers-abi --json layout equals the format files" "no $ABI_LAYOUT"
 fi
 rm -rf $OUT
 markers_finished
