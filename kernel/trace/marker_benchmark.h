@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracepoints kernel/trace/marker_benchmark.c measures markers against:
+ * The tracepoints the marker_benchmark module (marker_bench.c and
+ * marker_bench_ops.c) measures markers against:
  * the same three int arguments as its markers, recorded as the same 20-byte
  * entry (the 8-byte common header and three ints) as the markers:<name>
  * events of its markers.

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Markers measured against tracepoints, in one boot.
+ * Markers measured against tracepoints, in one boot: the sites and the
+ * per-hit measures.
  *
- * The module defines markers and, in marker_benchmark.h, tracepoints with
- * the same three int arguments, and measures both side by side when it
- * loads: a disabled site, a side-effecting argument at a disabled site,
- * one and two empty probes, a probe that reads its arguments, the trace
- * event recorded into the ring buffer, one probe registration, enabling
- * and disabling 64 points, and enabling and disabling every event of the
+ * The marker_benchmark module defines markers and, in marker_benchmark.h,
+ * tracepoints with the same three int arguments, and measures both side by
+ * side when it loads. This file holds the measured sites and their loops,
+ * the probes, the cost of a disabled site, of a side-effecting argument at
+ * a disabled site, of one and two empty probes and of a probe that reads
+ * its arguments, the trace event recorded into the ring buffer, the table
+ * and its calibration line, and the module init; marker_bench_ops.c holds
+ * the measures of operations: one probe registration, enabling and
+ * disabling 64 points, and enabling and disabling every event of the
  * "markers" trace system. It prints a calibration line and a table of
  * both figures and their ratio (marker / tracepoint).
  *
@@ -35,7 +39,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
-#include <linux/interrupt.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/marker.h>
@@ -43,8 +46,6 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
-#include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/timex.h>
 #include <linux/timekeeping.h>
@@ -52,6 +53,10 @@
 
 #define CREATE_TRACE_POINTS
 #include "marker_benchmark.h"
+
+#define CREATE_MARKERS
+#include "marker_bench.h"
+#undef CREATE_MARKERS
 
 static unsigned int loops = 10000;
 module_param(loops, uint, 0444);
@@ -61,28 +66,11 @@ static unsigned int runs = 5;
 module_param(runs, uint, 0444);
 MODULE_PARM_DESC(runs, "runs of each measure, the least counts (default 5)");
 
-#define MARKER_BENCH_FORMAT	"a %d b %d c %d"
-#define MARKER_BENCH_STR_FORMAT	"a %d s %s"
-/* The string of the string rows: 16 bytes with its NUL, as a comm. */
-#define MARKER_BENCH_STRING	"marker_bench_s0"
-#define MARKER_BENCH_POINTS	64
-#define MARKER_BENCH_SYSTEM	"marker_benchmark"
-
-/* The typed face: mark_marker_bench_typed(a, b, c). */
-#define CREATE_MARKERS
-DECLARE_MARKER(marker_bench_typed, MARKER_PROTO(int a, int b, int c),
-	       MARKER_ARGS(a, b, c),
-	       MARKER_BENCH_FORMAT,
-	       MARKER_VALUES(a, b, c))
-/* With a string field, beside the tracepoint marker_bench_str. */
-DECLARE_MARKER(marker_bench_str_typed, MARKER_PROTO(int a, const char *s),
-	       MARKER_ARGS(a, s),
-	       MARKER_BENCH_STR_FORMAT,
-	       MARKER_VALUES(a, s))
-#undef CREATE_MARKERS
-
-/* A figure that could not be measured here. */
-#define MARKER_BENCH_NA		S64_MIN
+/* The runs of each measure, the least counts. Context: any. */
+unsigned int marker_bench_runs(void)
+{
+	return runs;
+}
 
 /* ---- Sites: each loop is the empty loop plus one site ---- */
 
@@ -212,76 +200,12 @@ static __used noinline void marker_bench_site_typed(int a, int b, int c)
 	mark_marker_bench_typed(a, b, c);
 }
 
-/* The 64 points: a marker and a tracepoint of each name. */
-#define MARKER_BENCH_FIRE(n)						\
-	do {								\
-		trace_mark(marker_bench_batch##n, MARKER_BENCH_FORMAT,	\
-			   0, 0, 0);					\
-		trace_marker_bench_batch##n(0, 0, 0);			\
-	} while (0)
-
-#define MARKER_BENCH_FIRE8(g)						\
-	do {								\
-		MARKER_BENCH_FIRE(g##0);				\
-		MARKER_BENCH_FIRE(g##1);				\
-		MARKER_BENCH_FIRE(g##2);				\
-		MARKER_BENCH_FIRE(g##3);				\
-		MARKER_BENCH_FIRE(g##4);				\
-		MARKER_BENCH_FIRE(g##5);				\
-		MARKER_BENCH_FIRE(g##6);				\
-		MARKER_BENCH_FIRE(g##7);				\
-	} while (0)
-
-static noinline void marker_bench_fire_points(void)
-{
-	MARKER_BENCH_FIRE8(0);
-	MARKER_BENCH_FIRE8(1);
-	MARKER_BENCH_FIRE8(2);
-	MARKER_BENCH_FIRE8(3);
-	MARKER_BENCH_FIRE8(4);
-	MARKER_BENCH_FIRE8(5);
-	MARKER_BENCH_FIRE8(6);
-	MARKER_BENCH_FIRE8(7);
-}
-
-#define MARKER_BENCH_TP(n)	(&__tracepoint_marker_bench_batch##n)
-
-static struct tracepoint * const marker_bench_tps[MARKER_BENCH_POINTS] = {
-	MARKER_BENCH_TP(00), MARKER_BENCH_TP(01), MARKER_BENCH_TP(02),
-	MARKER_BENCH_TP(03), MARKER_BENCH_TP(04), MARKER_BENCH_TP(05),
-	MARKER_BENCH_TP(06), MARKER_BENCH_TP(07), MARKER_BENCH_TP(10),
-	MARKER_BENCH_TP(11), MARKER_BENCH_TP(12), MARKER_BENCH_TP(13),
-	MARKER_BENCH_TP(14), MARKER_BENCH_TP(15), MARKER_BENCH_TP(16),
-	MARKER_BENCH_TP(17), MARKER_BENCH_TP(20), MARKER_BENCH_TP(21),
-	MARKER_BENCH_TP(22), MARKER_BENCH_TP(23), MARKER_BENCH_TP(24),
-	MARKER_BENCH_TP(25), MARKER_BENCH_TP(26), MARKER_BENCH_TP(27),
-	MARKER_BENCH_TP(30), MARKER_BENCH_TP(31), MARKER_BENCH_TP(32),
-	MARKER_BENCH_TP(33), MARKER_BENCH_TP(34), MARKER_BENCH_TP(35),
-	MARKER_BENCH_TP(36), MARKER_BENCH_TP(37), MARKER_BENCH_TP(40),
-	MARKER_BENCH_TP(41), MARKER_BENCH_TP(42), MARKER_BENCH_TP(43),
-	MARKER_BENCH_TP(44), MARKER_BENCH_TP(45), MARKER_BENCH_TP(46),
-	MARKER_BENCH_TP(47), MARKER_BENCH_TP(50), MARKER_BENCH_TP(51),
-	MARKER_BENCH_TP(52), MARKER_BENCH_TP(53), MARKER_BENCH_TP(54),
-	MARKER_BENCH_TP(55), MARKER_BENCH_TP(56), MARKER_BENCH_TP(57),
-	MARKER_BENCH_TP(60), MARKER_BENCH_TP(61), MARKER_BENCH_TP(62),
-	MARKER_BENCH_TP(63), MARKER_BENCH_TP(64), MARKER_BENCH_TP(65),
-	MARKER_BENCH_TP(66), MARKER_BENCH_TP(67), MARKER_BENCH_TP(70),
-	MARKER_BENCH_TP(71), MARKER_BENCH_TP(72), MARKER_BENCH_TP(73),
-	MARKER_BENCH_TP(74), MARKER_BENCH_TP(75), MARKER_BENCH_TP(76),
-	MARKER_BENCH_TP(77),
-};
-
-/* "marker_bench_batch" and the index in two octal digits, as above. */
-static char marker_bench_point_names[MARKER_BENCH_POINTS][MARKER_NAME_MAX];
-static struct marker_probe_request marker_bench_reqs[MARKER_BENCH_POINTS];
-
 /* ---- Probes ---- */
 
 static int marker_bench_sum;
-static unsigned int marker_bench_tp_calls;
-static unsigned int marker_bench_marker_calls;
 
-static void marker_bench_tp_empty(void *data, int a, int b, int c)
+/* The empty probe of the tracepoints. Context: any, as a probe. */
+void marker_bench_tp_empty(void *data, int a, int b, int c)
 {
 }
 
@@ -290,13 +214,9 @@ static void marker_bench_tp_read(void *data, int a, int b, int c)
 	WRITE_ONCE(marker_bench_sum, a + b + c);
 }
 
-static void marker_bench_tp_count(void *data, int a, int b, int c)
-{
-	WRITE_ONCE(marker_bench_tp_calls, marker_bench_tp_calls + 1);
-}
-
-static void marker_bench_probe_empty(const struct marker *marker,
-				     void *probe_private, va_list *args)
+/* The empty probe with a format. Context: any, as a probe. */
+void marker_bench_probe_empty(const struct marker *marker,
+			      void *probe_private, va_list *args)
 {
 }
 
@@ -310,8 +230,11 @@ static void marker_bench_probe_read(const struct marker *marker,
 	WRITE_ONCE(marker_bench_sum, a + b + c);
 }
 
-/* Typed probes of marker_bench_typed: the marker's own prototype. */
-static void marker_bench_typed_empty(void *data, int a, int b, int c)
+/*
+ * Typed probes of marker_bench_typed: the marker's own prototype.
+ * Context: any, as a probe.
+ */
+void marker_bench_typed_empty(void *data, int a, int b, int c)
 {
 }
 
@@ -320,69 +243,8 @@ static void marker_bench_typed_read(void *data, int a, int b, int c)
 	WRITE_ONCE(marker_bench_sum, a + b + c);
 }
 
-typedef void (*marker_bench_typed_t)(void *data, int a, int b, int c);
-
-static void marker_bench_probe_count(const struct marker *marker,
-				     void *probe_private, va_list *args)
-{
-	WRITE_ONCE(marker_bench_marker_calls, marker_bench_marker_calls + 1);
-}
-
 /* Private data telling apart several probes of the same function. */
-static int marker_bench_private[3];
-
-/* ---- Counting ---- */
-
-/* Function-call IPIs received by every online CPU so far. */
-static unsigned long marker_bench_call_ipis(void)
-{
-	unsigned long sum = 0;
-#if defined(CONFIG_X86) && defined(CONFIG_SMP)
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		sum += per_cpu(irq_stat, cpu).irq_call_count;
-#endif
-	return sum;
-}
-
-static bool marker_bench_have_ipis(void)
-{
-	return IS_ENABLED(CONFIG_X86) && IS_ENABLED(CONFIG_SMP);
-}
-
-/* What an operation cost: cycles, call IPIs and RCU grace periods. */
-struct marker_bench_cost {
-	u64 cycles;
-	unsigned long ipis;
-	unsigned long gps;
-	struct rcu_gp_oldstate gp;
-};
-
-static void marker_bench_cost_start(struct marker_bench_cost *c)
-{
-	get_state_synchronize_rcu_full(&c->gp);
-	c->ipis = marker_bench_call_ipis();
-	c->cycles = get_cycles();
-}
-
-/*
- * Turns @c into the cost since marker_bench_cost_start(). RCU sequence
- * numbers, normal and expedited, advance by 4 per grace period (their two
- * low bits are the phase).
- */
-static void marker_bench_cost_stop(struct marker_bench_cost *c)
-{
-	struct rcu_gp_oldstate now;
-
-	c->cycles = get_cycles() - c->cycles;
-	c->ipis = marker_bench_call_ipis() - c->ipis;
-	get_state_synchronize_rcu_full(&now);
-	c->gps = 0;
-	if (IS_ENABLED(CONFIG_TREE_RCU))
-		c->gps = (now.rgos_norm - c->gp.rgos_norm +
-			  now.rgos_exp - c->gp.rgos_exp) / 4;
-}
+int marker_bench_private[3];
 
 /* Cycles of one call of @loop, the least of @runs runs, interrupts off. */
 static u64 marker_bench_loop_cycles(marker_bench_loop_t loop)
@@ -441,9 +303,10 @@ static void marker_bench_figure(char *buf, size_t size, s64 v)
 /*
  * One row: @tracepoint and @marker in tenths (MARKER_BENCH_NA for none),
  * and their ratio. Printed to @m if given, else to the kernel log.
+ * Context: process.
  */
-static void marker_bench_row(struct seq_file *m, const char *measure,
-			     s64 tracepoint, s64 marker)
+void marker_bench_row(struct seq_file *m, const char *measure,
+		      s64 tracepoint, s64 marker)
 {
 	char tp[24], mk[24], ratio[24] = "-";
 	s64 r;
@@ -460,20 +323,11 @@ static void marker_bench_row(struct seq_file *m, const char *measure,
 		pr_info("| %s | %s | %s | %s |\n", measure, tp, mk, ratio);
 }
 
-static void marker_bench_count_row(struct seq_file *m, const char *measure,
-				   u64 tracepoint, u64 marker)
+/* One row of counts, not tenths. Context: process. */
+void marker_bench_count_row(struct seq_file *m, const char *measure,
+			    u64 tracepoint, u64 marker)
 {
 	marker_bench_row(m, measure, (s64)tracepoint * 10, (s64)marker * 10);
-}
-
-static void marker_bench_ipi_row(const char *measure, unsigned long tracepoint,
-				 unsigned long marker)
-{
-	if (marker_bench_have_ipis())
-		marker_bench_count_row(NULL, measure, tracepoint, marker);
-	else
-		marker_bench_row(NULL, measure, MARKER_BENCH_NA,
-				 MARKER_BENCH_NA);
 }
 
 /* ---- Calibration ---- */
@@ -563,10 +417,10 @@ static int marker_bench_disabled(void)
 
 /*
  * Register the same probe on both markers: @probe on marker_bench, its
- * typed twin @typed on marker_bench_typed.
+ * typed twin @typed on marker_bench_typed. Context: process.
  */
-static int marker_bench_markers_register(marker_probe_func probe,
-					 marker_bench_typed_t typed, void *priv)
+int marker_bench_markers_register(marker_probe_func probe,
+				  marker_bench_typed_t typed, void *priv)
 {
 	int ret;
 
@@ -580,9 +434,9 @@ static int marker_bench_markers_register(marker_probe_func probe,
 	return ret;
 }
 
-static void marker_bench_markers_unregister(marker_probe_func probe,
-					    marker_bench_typed_t typed,
-					    void *priv)
+/* Undo marker_bench_markers_register(). Context: process. */
+void marker_bench_markers_unregister(marker_probe_func probe,
+				     marker_bench_typed_t typed, void *priv)
 {
 	marker_probe_unregister("marker_bench", probe, priv);
 	unregister_mark_marker_bench_typed(typed, priv);
@@ -675,8 +529,11 @@ out_read:
 
 /* ---- Trace events ---- */
 
-static int marker_bench_event_set(const char *system, const char *event,
-				  int set)
+/*
+ * Enable (@set 1) or disable the event @event of @system, or all its
+ * events if @event is NULL, as tracefs does. Context: process.
+ */
+int marker_bench_event_set(const char *system, const char *event, int set)
 {
 	int ret = trace_set_clr_event(system, event, set);
 
@@ -764,351 +621,6 @@ static int marker_bench_events(void)
 			 "tracefs event into the ring buffer, 20-byte record: mark_<name>()",
 			 tp, typed);
 	return marker_bench_events_str();
-}
-
-/* ---- Registration ---- */
-
-static int marker_bench_count_site(const struct marker_site_info *info,
-				   void *data)
-{
-	(*(unsigned int *)data)++;
-	return 0;
-}
-
-/*
- * The cost of registering a third probe on a point that has two: nothing
- * to patch, for tracepoints nor markers. The least of @runs runs.
- */
-static int marker_bench_register_once(u64 *tp_best, u64 *mk_best,
-				      u64 *typed_best)
-{
-	void *p2 = &marker_bench_private[2];
-	struct marker_bench_cost c;
-	unsigned int run;
-	int ret;
-
-	*tp_best = U64_MAX;
-	*mk_best = U64_MAX;
-	*typed_best = U64_MAX;
-	for (run = 0; run < runs; run++) {
-		marker_bench_cost_start(&c);
-		ret = tracepoint_probe_register(&__tracepoint_marker_bench,
-						(void *)marker_bench_tp_empty,
-						p2);
-		marker_bench_cost_stop(&c);
-		if (ret)
-			return ret;
-		*tp_best = min(*tp_best, c.cycles);
-		tracepoint_probe_unregister(&__tracepoint_marker_bench,
-					    (void *)marker_bench_tp_empty, p2);
-		tracepoint_synchronize_unregister();
-
-		marker_bench_cost_start(&c);
-		ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT,
-					    marker_bench_probe_empty, p2);
-		marker_bench_cost_stop(&c);
-		if (ret)
-			return ret;
-		*mk_best = min(*mk_best, c.cycles);
-		marker_probe_unregister("marker_bench",
-					marker_bench_probe_empty, p2);
-		marker_synchronize_unregister();
-
-		marker_bench_cost_start(&c);
-		ret = register_mark_marker_bench_typed(marker_bench_typed_empty,
-						       p2);
-		marker_bench_cost_stop(&c);
-		if (ret)
-			return ret;
-		*typed_best = min(*typed_best, c.cycles);
-		unregister_mark_marker_bench_typed(marker_bench_typed_empty, p2);
-		marker_synchronize_unregister();
-	}
-	return 0;
-}
-
-static int marker_bench_registration(struct seq_file *m)
-{
-	void *p0 = &marker_bench_private[0], *p1 = &marker_bench_private[1];
-	unsigned int sites = 0;
-	u64 tp = 0, mk = 0, typed = 0;
-	char measure[112];
-	int ret;
-
-	marker_iterate_sites(marker_bench_count_site, &sites);
-
-	ret = register_trace_marker_bench(marker_bench_tp_empty, p0);
-	if (ret)
-		return ret;
-	ret = register_trace_marker_bench(marker_bench_tp_empty, p1);
-	if (ret)
-		goto out_tp0;
-	ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT,
-				    marker_bench_probe_empty, p0);
-	if (ret)
-		goto out_tp1;
-	ret = marker_probe_register("marker_bench", MARKER_BENCH_FORMAT,
-				    marker_bench_probe_empty, p1);
-	if (ret)
-		goto out_marker0;
-	ret = register_mark_marker_bench_typed(marker_bench_typed_empty, p0);
-	if (ret)
-		goto out_marker1;
-	ret = register_mark_marker_bench_typed(marker_bench_typed_empty, p1);
-	if (ret)
-		goto out_typed0;
-
-	ret = marker_bench_register_once(&tp, &mk, &typed);
-
-	unregister_mark_marker_bench_typed(marker_bench_typed_empty, p1);
-out_typed0:
-	unregister_mark_marker_bench_typed(marker_bench_typed_empty, p0);
-out_marker1:
-	marker_probe_unregister("marker_bench", marker_bench_probe_empty, p1);
-out_marker0:
-	marker_probe_unregister("marker_bench", marker_bench_probe_empty, p0);
-out_tp1:
-	unregister_trace_marker_bench(marker_bench_tp_empty, p1);
-out_tp0:
-	unregister_trace_marker_bench(marker_bench_tp_empty, p0);
-	tracepoint_synchronize_unregister();
-	marker_synchronize_unregister();
-	if (ret) {
-		pr_err("registration failed: %d\n", ret);
-		return ret;
-	}
-	snprintf(measure, sizeof(measure),
-		 "one probe registration, nothing to patch (%u marker sites loaded)",
-		 sites);
-	marker_bench_row(m, measure, (s64)tp * 10, (s64)mk * 10);
-	snprintf(measure, sizeof(measure),
-		 "one typed probe registration, register_mark_<name>(), nothing to patch (%u marker sites loaded)",
-		 sites);
-	marker_bench_row(m, measure, (s64)tp * 10, (s64)typed * 10);
-	return 0;
-}
-
-/* ---- Enabling 64 points ---- */
-
-static void marker_bench_points_init(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < MARKER_BENCH_POINTS; i++) {
-		snprintf(marker_bench_point_names[i], MARKER_NAME_MAX,
-			 "marker_bench_batch%02o", i);
-		marker_bench_reqs[i] = (struct marker_probe_request) {
-			.name = marker_bench_point_names[i],
-			.format = MARKER_BENCH_FORMAT,
-			.probe = marker_bench_probe_count,
-		};
-	}
-}
-
-static void marker_bench_tps_unregister(unsigned int nr)
-{
-	while (nr--)
-		tracepoint_probe_unregister(marker_bench_tps[nr],
-					    (void *)marker_bench_tp_count,
-					    NULL);
-}
-
-static int marker_bench_tps_register(struct marker_bench_cost *on,
-				     struct marker_bench_cost *off)
-{
-	unsigned int i;
-	int ret = 0;
-
-	marker_bench_cost_start(on);
-	for (i = 0; i < MARKER_BENCH_POINTS && !ret; i++)
-		ret = tracepoint_probe_register(marker_bench_tps[i],
-						(void *)marker_bench_tp_count,
-						NULL);
-	marker_bench_cost_stop(on);
-	if (ret) {
-		marker_bench_tps_unregister(i - 1);
-		return ret;
-	}
-	marker_bench_tp_calls = 0;
-	marker_bench_fire_points();
-	if (marker_bench_tp_calls != MARKER_BENCH_POINTS)
-		ret = -EIO;
-	marker_bench_cost_start(off);
-	marker_bench_tps_unregister(MARKER_BENCH_POINTS);
-	marker_bench_cost_stop(off);
-	tracepoint_synchronize_unregister();
-	return ret;
-}
-
-static int marker_bench_markers_enable(bool batch,
-				       struct marker_bench_cost *on,
-				       struct marker_bench_cost *off)
-{
-	const struct marker_probe_request *r = marker_bench_reqs;
-	unsigned int i;
-	int ret = 0;
-
-	marker_bench_cost_start(on);
-	if (batch) {
-		ret = marker_probe_register_batch(r, MARKER_BENCH_POINTS);
-		i = ret ? 0 : MARKER_BENCH_POINTS;
-	} else {
-		for (i = 0; i < MARKER_BENCH_POINTS && !ret; i++)
-			ret = marker_probe_register(r[i].name, r[i].format,
-						    r[i].probe, NULL);
-		if (ret)
-			i--;
-	}
-	marker_bench_cost_stop(on);
-	if (ret) {
-		while (i--)
-			marker_probe_unregister(r[i].name, r[i].probe, NULL);
-		return ret;
-	}
-	marker_bench_marker_calls = 0;
-	marker_bench_fire_points();
-	if (marker_bench_marker_calls != MARKER_BENCH_POINTS)
-		ret = -EIO;
-	marker_bench_cost_start(off);
-	if (batch) {
-		marker_probe_unregister_batch(r, MARKER_BENCH_POINTS);
-	} else {
-		for (i = 0; i < MARKER_BENCH_POINTS; i++)
-			marker_probe_unregister(r[i].name, r[i].probe, NULL);
-	}
-	marker_bench_cost_stop(off);
-	marker_synchronize_unregister();
-	return ret;
-}
-
-static int marker_bench_points(void)
-{
-	struct marker_bench_cost tp_on, tp_off, one_on, one_off, b_on, b_off;
-	int ret;
-
-	marker_bench_points_init();
-	ret = marker_bench_tps_register(&tp_on, &tp_off);
-	if (!ret)
-		ret = marker_bench_markers_enable(false, &one_on, &one_off);
-	if (!ret)
-		ret = marker_bench_markers_enable(true, &b_on, &b_off);
-	if (ret) {
-		pr_err("enabling 64 points failed: %d\n", ret);
-		return ret;
-	}
-	marker_bench_ipi_row("enable 64 points one by one: call IPIs",
-			     tp_on.ipis, one_on.ipis);
-	marker_bench_count_row(NULL, "enable 64 points one by one: instructions",
-			       tp_on.cycles, one_on.cycles);
-	marker_bench_ipi_row("enable 64 points, markers in one batch: call IPIs",
-			     tp_on.ipis, b_on.ipis);
-	marker_bench_count_row(NULL,
-			       "enable 64 points, markers in one batch: instructions",
-			       tp_on.cycles, b_on.cycles);
-	marker_bench_ipi_row("disable 64 points one by one: call IPIs",
-			     tp_off.ipis, one_off.ipis);
-	marker_bench_count_row(NULL,
-			       "disable 64 points one by one: grace periods",
-			       tp_off.gps, one_off.gps);
-	marker_bench_ipi_row("disable 64 points, markers in one batch: call IPIs",
-			     tp_off.ipis, b_off.ipis);
-	marker_bench_count_row(NULL,
-			       "disable 64 points, markers in one batch: grace periods",
-			       tp_off.gps, b_off.gps);
-	return 0;
-}
-
-/* ---- Every event of a trace system ---- */
-
-static int marker_bench_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char * const *)a, *(const char * const *)b);
-}
-
-struct marker_bench_names {
-	const char **names;
-	unsigned int nr;
-	unsigned int max;
-};
-
-static int marker_bench_add_name(const struct marker_site_info *info,
-				 void *data)
-{
-	struct marker_bench_names *n = data;
-
-	if (n->nr < n->max)
-		n->names[n->nr++] = info->marker->name;
-	return 0;
-}
-
-/* The marker names of the kernel and the loaded modules. */
-static unsigned int marker_bench_count_names(void)
-{
-	struct marker_bench_names n = { };
-	unsigned int sites = 0, i, names = 0;
-
-	marker_iterate_sites(marker_bench_count_site, &sites);
-	n.max = sites;
-	n.names = kcalloc(sites, sizeof(*n.names), GFP_KERNEL);
-	if (!n.names)
-		return 0;
-	marker_iterate_sites(marker_bench_add_name, &n);
-	sort(n.names, n.nr, sizeof(*n.names), marker_bench_name_cmp, NULL);
-	for (i = 0; i < n.nr; i++)
-		if (!i || strcmp(n.names[i - 1], n.names[i]))
-			names++;
-	kfree(n.names);
-	return names;
-}
-
-/*
- * What writing 1, then 0, to events/<system>/enable costs: the same call
- * tracefs makes, without the VFS.
- */
-static int marker_bench_system(const char *system,
-			       struct marker_bench_cost *on,
-			       struct marker_bench_cost *off)
-{
-	int ret;
-
-	marker_bench_cost_start(on);
-	ret = marker_bench_event_set(system, NULL, 1);
-	marker_bench_cost_stop(on);
-	marker_bench_cost_start(off);
-	marker_bench_event_set(system, NULL, 0);
-	marker_bench_cost_stop(off);
-	return ret;
-}
-
-static int marker_bench_systems(void)
-{
-	struct marker_bench_cost tp_on, tp_off, mk_on, mk_off;
-	char measure[128], what[64];
-	int ret;
-
-	if (!IS_ENABLED(CONFIG_MARKERS_TRACE))
-		return 0;
-	ret = marker_bench_system(MARKER_BENCH_SYSTEM, &tp_on, &tp_off);
-	if (!ret)
-		ret = marker_bench_system("markers", &mk_on, &mk_off);
-	if (ret)
-		return ret;
-
-	snprintf(what, sizeof(what), "(%u tracepoints, %u markers)",
-		 MARKER_BENCH_POINTS + 1, marker_bench_count_names());
-	snprintf(measure, sizeof(measure),
-		 "enable all events of a system %s: call IPIs", what);
-	marker_bench_ipi_row(measure, tp_on.ipis, mk_on.ipis);
-	snprintf(measure, sizeof(measure),
-		 "enable all events of a system %s: grace periods", what);
-	marker_bench_count_row(NULL, measure, tp_on.gps, mk_on.gps);
-	snprintf(measure, sizeof(measure),
-		 "disable all events of a system %s: call IPIs", what);
-	marker_bench_ipi_row(measure, tp_off.ipis, mk_off.ipis);
-	snprintf(measure, sizeof(measure),
-		 "disable all events of a system %s: grace periods", what);
-	marker_bench_count_row(NULL, measure, tp_off.gps, mk_off.gps);
-	return 0;
 }
 
 /* ---- debugfs and the module ---- */
