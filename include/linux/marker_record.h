@@ -135,7 +135,9 @@ __marker_record_string(void *entry, unsigned int offset,
 		__data = __marker_record_string(__e, __off, __data,	\
 						__MARKER_REC_STR(v), __len[i]); \
 	} else {							\
-		__auto_type __v = (v);					\
+		/* A string's dead branch: 0, not an array to copy. */	\
+		__auto_type __v = __builtin_choose_expr(		\
+			__MARKER_REC_IS_STR(v), 0, (v));		\
 									\
 		*(__unqual_scalar_typeof(__v) *)(__e + __off) = __v;	\
 	}								\

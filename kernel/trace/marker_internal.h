@@ -195,18 +195,8 @@ static inline bool marker_probe_live(const struct marker_probe *p)
 	return !p->detached && !p->removing;
 }
 
-/* What listings print for a site's state. */
-static inline const char *
-marker_site_state(const struct marker_site_info *info)
-{
-	if (info->marker->flags & MARKER_FLAG_CONFLICT)
-		return "conflict";
-	if (info->init_freed)
-		return "init-freed";
-	if (info->busy)
-		return "busy";
-	return info->enabled ? "enabled" : "disabled";
-}
+/* marker_list.c: what listings print for a site's state. */
+const char *marker_site_state(const struct marker_site_info *info);
 
 /* marker_typed.c, or what stands in for it without typed markers */
 #ifdef CONFIG_MARKERS_TYPED

@@ -17,6 +17,18 @@
 
 #include "marker_internal.h"
 
+/* "conflict", "init-freed", "busy", "enabled" or "disabled". */
+const char *marker_site_state(const struct marker_site_info *info)
+{
+	if (info->marker->flags & MARKER_FLAG_CONFLICT)
+		return "conflict";
+	if (info->init_freed)
+		return "init-freed";
+	if (info->busy)
+		return "busy";
+	return info->enabled ? "enabled" : "disabled";
+}
+
 /**
  * marker_iterate_sites - call @fn for every marker site
  * @fn: called for each site with the marker mutex held; a non-zero return

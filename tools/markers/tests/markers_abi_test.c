@@ -22,7 +22,7 @@
  * The fifth, a common field added by a distribution kernel, changes no
  * marker: tools/markers/tests/common-*.abi hold it.
  */
-#include <linux/marker.h>
+#include <linux/marker_typed.h>
 #include <linux/module.h>
 
 #ifndef MARKERS_ABI_VERSION
