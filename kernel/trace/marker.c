@@ -637,6 +637,17 @@ static void marker_update_abort(struct marker_update *u)
 	}
 }
 
+/* Does the update turn a name on: its sites must be checked first. */
+static bool marker_update_turns_on(struct marker_update *u)
+{
+	struct marker_entry *e;
+
+	list_for_each_entry(e, &u->entries, update)
+		if (!e->probes && e->pending)
+			return true;
+	return false;
+}
+
 /*
  * Check, publish and patch an update: all of it or, on error, none of it.
  * Caller holds marker_mutex, and the sites' locks if the update turns a
@@ -658,7 +669,8 @@ static int marker_update_commit(struct marker_update *u)
 			goto abort;
 	}
 
-	ret = marker_sites_check(u);
+	/* Only a name turned on needs a site it can enable. */
+	ret = marker_update_turns_on(u) ? marker_sites_check(u) : 0;
 	if (ret)
 		goto abort;
 
@@ -701,17 +713,6 @@ void marker_unlock(void)
 	marker_sites_unlock();
 	marker_calls_after();
 	mutex_unlock(&marker_mutex);
-}
-
-/* Does the update turn a name on: its sites must be checked first. */
-static bool marker_update_turns_on(struct marker_update *u)
-{
-	struct marker_entry *e;
-
-	list_for_each_entry(e, &u->entries, update)
-		if (!e->probes && e->pending)
-			return true;
-	return false;
 }
 
 /*

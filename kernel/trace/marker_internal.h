@@ -200,11 +200,42 @@ const char *marker_site_state(const struct marker_site_info *info);
 
 /* marker_typed.c, or what stands in for it without typed markers */
 #ifdef CONFIG_MARKERS_TYPED
+/* Typed entries whose static call waits for its target. */
+extern struct list_head marker_direct_list;
+
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t);
-void marker_entry_untype(struct marker_entry *e);
-void marker_update_calls_before(struct marker_update *u);
-void marker_entry_want_direct(struct marker_entry *e);
-void marker_calls_after(void);
+void __marker_entry_untype(struct marker_entry *e);
+void __marker_entry_call_before(struct marker_entry *e);
+void __marker_entry_want_direct(struct marker_entry *e);
+void __marker_calls_after(void);
+
+/* Only a typed name has a static call: the others pay a test, no call. */
+static inline void marker_entry_untype(struct marker_entry *e)
+{
+	if (e->typed)
+		__marker_entry_untype(e);
+}
+
+static inline void marker_entry_want_direct(struct marker_entry *e)
+{
+	if (e->typed)
+		__marker_entry_want_direct(e);
+}
+
+static inline void marker_update_calls_before(struct marker_update *u)
+{
+	struct marker_entry *e;
+
+	list_for_each_entry(e, &u->entries, update)
+		if (e->typed)
+			__marker_entry_call_before(e);
+}
+
+static inline void marker_calls_after(void)
+{
+	if (!list_empty(&marker_direct_list))
+		__marker_calls_after();
+}
 #else
 /* No declaration can reach the registry: no name is ever typed. */
 static inline void marker_entry_type(struct marker_entry *e,

@@ -52,9 +52,9 @@ static unsigned int marker_array_typed(struct marker_probe_array *a)
  * way out. Its static call is one of its iterators by then (no typed
  * probe), and the struct keeps which for when the name is typed again.
  */
-void marker_entry_untype(struct marker_entry *e)
+void __marker_entry_untype(struct marker_entry *e)
 {
-	if (!e->typed || e->nr_typed || e->in_update ||
+	if (e->nr_typed || e->in_update ||
 	    marker_array_typed(e->probes))
 		return;
 	/* A CPU may still hold the array withdrawn, and its ->data. */
@@ -72,7 +72,7 @@ void marker_entry_untype(struct marker_entry *e)
  */
 
 /* Typed entries whose static call waits for its target. */
-static LIST_HEAD(marker_direct_list);
+LIST_HEAD(marker_direct_list);
 
 /* The probe a typed marker's static call may call directly for @a, or NULL. */
 static void *marker_array_direct(struct marker_probe_array *a)
@@ -120,29 +120,24 @@ static void marker_static_call(struct marker_entry *e, void *call)
 }
 
 /*
- * Before the arrays of an update are published: a static call that cannot
+ * Before @e's new array is published: a static call that cannot
  * serve the new array (another probe, other data, more probes or probes
  * with a format) goes to an iterator that can, which reads the array
  * itself. Caller holds marker_mutex only.
  */
-void marker_update_calls_before(struct marker_update *u)
+void __marker_entry_call_before(struct marker_entry *e)
 {
-	struct marker_entry *e;
-	struct marker_typed *t;
+	struct marker_typed *t = e->typed;
 
-	list_for_each_entry(e, &u->entries, update) {
-		t = e->typed;
-		if (!t || marker_call_serves(t, t->call, e->pending))
-			continue;
-		marker_static_call(e, marker_array_typed_only(e->pending) ?
-				      t->iterator_typed : NULL);
-	}
+	if (marker_call_serves(t, t->call, e->pending))
+		return;
+	marker_static_call(e, marker_array_typed_only(e->pending) ?
+			      t->iterator_typed : NULL);
 }
 
-void marker_entry_want_direct(struct marker_entry *e)
+void __marker_entry_want_direct(struct marker_entry *e)
 {
-	if (e->typed &&
-	    marker_array_call(e->typed, e->probes) != e->typed->call &&
+	if (marker_array_call(e->typed, e->probes) != e->typed->call &&
 	    list_empty(&e->direct))
 		list_add_tail(&e->direct, &marker_direct_list);
 }
@@ -154,7 +149,7 @@ void marker_entry_want_direct(struct marker_entry *e)
  * period after the last replacement, often long past). Caller holds
  * marker_mutex only.
  */
-void marker_calls_after(void)
+void __marker_calls_after(void)
 {
 	struct marker_entry *e, *tmp;
 	struct marker_typed *t;
