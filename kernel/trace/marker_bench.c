@@ -658,10 +658,12 @@ static int __init marker_bench_init(void)
 		ret = marker_bench_events();
 	if (!ret)
 		ret = marker_bench_registration(NULL);
+	marker_bench_gp_count_start();
 	if (!ret)
 		ret = marker_bench_points();
 	if (!ret)
 		ret = marker_bench_systems();
+	marker_bench_gp_count_stop();
 	mutex_unlock(&marker_bench_mutex);
 	if (ret) {
 		pr_err("benchmark failed: %d\n", ret);

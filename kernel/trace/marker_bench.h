@@ -20,6 +20,9 @@
 #define MARKER_BENCH_STRING	"marker_bench_s0"
 #define MARKER_BENCH_POINTS	64
 #define MARKER_BENCH_SYSTEM	"marker_benchmark"
+/* An event of neither measured system, that seldom fires. */
+#define MARKER_BENCH_FIRST_SYSTEM	"sched"
+#define MARKER_BENCH_FIRST_EVENT	"sched_kthread_stop"
 
 /* The typed face: mark_marker_bench_typed(a, b, c). */
 DECLARE_MARKER(marker_bench_typed, MARKER_PROTO(int a, int b, int c),
@@ -31,6 +34,31 @@ DECLARE_MARKER(marker_bench_str_typed, MARKER_PROTO(int a, const char *s),
 	       MARKER_ARGS(a, s),
 	       MARKER_BENCH_STR_FORMAT,
 	       MARKER_VALUES(a, s))
+
+/*
+ * 64 typed markers, marker_bench_typed00 to marker_bench_typed77 (the
+ * index in octal, as the 64 points of marker_bench_ops.c): enabling many
+ * typed markers, whose static calls are switched too.
+ */
+#define MARKER_BENCH_TYPED(n)						\
+	DECLARE_MARKER(marker_bench_typed##n,				\
+		       MARKER_PROTO(int a, int b, int c),		\
+		       MARKER_ARGS(a, b, c), MARKER_BENCH_FORMAT,	\
+		       MARKER_VALUES(a, b, c))
+#define MARKER_BENCH_TYPED8(g)						\
+	MARKER_BENCH_TYPED(g##0) MARKER_BENCH_TYPED(g##1)		\
+	MARKER_BENCH_TYPED(g##2) MARKER_BENCH_TYPED(g##3)		\
+	MARKER_BENCH_TYPED(g##4) MARKER_BENCH_TYPED(g##5)		\
+	MARKER_BENCH_TYPED(g##6) MARKER_BENCH_TYPED(g##7)
+
+MARKER_BENCH_TYPED8(0)
+MARKER_BENCH_TYPED8(1)
+MARKER_BENCH_TYPED8(2)
+MARKER_BENCH_TYPED8(3)
+MARKER_BENCH_TYPED8(4)
+MARKER_BENCH_TYPED8(5)
+MARKER_BENCH_TYPED8(6)
+MARKER_BENCH_TYPED8(7)
 
 /* A figure that could not be measured here. */
 #define MARKER_BENCH_NA		S64_MIN
@@ -58,6 +86,8 @@ void marker_bench_markers_unregister(marker_probe_func probe,
 int marker_bench_event_set(const char *system, const char *event, int set);
 
 /* marker_bench_ops.c */
+void marker_bench_gp_count_start(void);
+void marker_bench_gp_count_stop(void);
 int marker_bench_registration(struct seq_file *m);
 int marker_bench_points(void);
 int marker_bench_systems(void);

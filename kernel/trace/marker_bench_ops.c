@@ -5,7 +5,8 @@
  *
  * This file holds one probe registration on a point that has two (also
  * the debugfs file marker_benchmark/registration), enabling and disabling
- * 64 points, one by one and markers in one batch, and enabling and
+ * 64 points, one by one and markers in one batch, format-checked and
+ * typed probes, and enabling and
  * disabling every event of a trace system: their cost in instructions,
  * function-call IPIs and RCU grace periods.
  */
@@ -13,6 +14,7 @@
 
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/marker_typed.h>
 #include <linux/rcupdate.h>
@@ -45,37 +47,92 @@ static bool marker_bench_have_ipis(void)
 	return IS_ENABLED(CONFIG_X86) && IS_ENABLED(CONFIG_SMP);
 }
 
-/* What an operation cost: cycles, call IPIs and RCU grace periods. */
+/*
+ * Grace periods waited for: calls of the functions that wait for one,
+ * counted by kprobes while the measures run. A grace period that merely
+ * elapsed meanwhile, or that cond_synchronize_rcu() found already past,
+ * is not counted.
+ */
+static atomic_t marker_bench_gp_waits = ATOMIC_INIT(0);
+
+static int marker_bench_gp_wait_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&marker_bench_gp_waits);
+	return 0;
+}
+
+static struct kprobe marker_bench_gp_probes[] = {
+	{ .symbol_name = "synchronize_rcu" },
+	{ .symbol_name = "synchronize_rcu_expedited" },
+	{ .symbol_name = "synchronize_rcu_tasks" },
+	{ .symbol_name = "synchronize_rcu_tasks_trace" },
+};
+
+static bool marker_bench_gp_registered[ARRAY_SIZE(marker_bench_gp_probes)];
+static bool marker_bench_gp_counting;
+
+void marker_bench_gp_count_stop(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(marker_bench_gp_probes); i++) {
+		if (marker_bench_gp_registered[i])
+			unregister_kprobe(&marker_bench_gp_probes[i]);
+		marker_bench_gp_registered[i] = false;
+	}
+	marker_bench_gp_counting = false;
+}
+
+/*
+ * Start counting; without kprobes, the grace-period rows are n/a. Context:
+ * process (module init).
+ */
+void marker_bench_gp_count_start(void)
+{
+	struct kprobe *kp;
+	unsigned int i;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return;
+	for (i = 0; i < ARRAY_SIZE(marker_bench_gp_probes); i++) {
+		kp = &marker_bench_gp_probes[i];
+		kp->pre_handler = marker_bench_gp_wait_hit;
+		ret = register_kprobe(kp);
+		/* An RCU flavour this kernel lacks has nothing to count. */
+		if (ret == -ENOENT)
+			continue;
+		if (ret) {
+			pr_err("cannot count grace periods: %s: %d\n",
+			       kp->symbol_name, ret);
+			marker_bench_gp_count_stop();
+			return;
+		}
+		marker_bench_gp_registered[i] = true;
+	}
+	marker_bench_gp_counting = true;
+}
+
+/* What an operation cost: cycles, call IPIs and RCU grace periods waited. */
 struct marker_bench_cost {
 	u64 cycles;
 	unsigned long ipis;
 	unsigned long gps;
-	struct rcu_gp_oldstate gp;
 };
 
 static void marker_bench_cost_start(struct marker_bench_cost *c)
 {
-	get_state_synchronize_rcu_full(&c->gp);
+	c->gps = atomic_read(&marker_bench_gp_waits);
 	c->ipis = marker_bench_call_ipis();
 	c->cycles = get_cycles();
 }
 
-/*
- * Turns @c into the cost since marker_bench_cost_start(). RCU sequence
- * numbers, normal and expedited, advance by 4 per grace period (their two
- * low bits are the phase).
- */
+/* Turns @c into the cost since marker_bench_cost_start(). */
 static void marker_bench_cost_stop(struct marker_bench_cost *c)
 {
-	struct rcu_gp_oldstate now;
-
 	c->cycles = get_cycles() - c->cycles;
 	c->ipis = marker_bench_call_ipis() - c->ipis;
-	get_state_synchronize_rcu_full(&now);
-	c->gps = 0;
-	if (IS_ENABLED(CONFIG_TREE_RCU))
-		c->gps = (now.rgos_norm - c->gp.rgos_norm +
-			  now.rgos_exp - c->gp.rgos_exp) / 4;
+	c->gps = atomic_read(&marker_bench_gp_waits) - c->gps;
 }
 
 static void marker_bench_ipi_row(const char *measure, unsigned long tracepoint,
@@ -105,18 +162,25 @@ static void marker_bench_cost_rows(const char *op, const char *what,
 		 cycles ? "instructions" : "grace periods");
 	if (cycles)
 		marker_bench_count_row(NULL, measure, tp->cycles, mk->cycles);
-	else
+	else if (marker_bench_gp_counting)
 		marker_bench_count_row(NULL, measure, tp->gps, mk->gps);
+	else
+		marker_bench_row(NULL, measure, MARKER_BENCH_NA,
+				 MARKER_BENCH_NA);
 }
 
 /* ---- The 64 points and their counting probes ---- */
 
-/* The 64 points: a marker and a tracepoint of each name. */
+/*
+ * The 64 points: a marker and a tracepoint of each name, and the typed
+ * marker of the same index.
+ */
 #define MARKER_BENCH_FIRE(n)						\
 	do {								\
 		trace_mark(marker_bench_batch##n, MARKER_BENCH_FORMAT,	\
 			   0, 0, 0);					\
 		trace_marker_bench_batch##n(0, 0, 0);			\
+		mark_marker_bench_typed##n(0, 0, 0);			\
 	} while (0)
 
 #define MARKER_BENCH_FIRE8(g)						\
@@ -170,13 +234,52 @@ static struct tracepoint * const marker_bench_tps[MARKER_BENCH_POINTS] = {
 	MARKER_BENCH_TP(77),
 };
 
+#define MARKER_BENCH_TYPED_DECL(n)	(&__marker_typed_marker_bench_typed##n)
+
+static struct marker_typed * const marker_bench_typed[MARKER_BENCH_POINTS] = {
+	MARKER_BENCH_TYPED_DECL(00), MARKER_BENCH_TYPED_DECL(01),
+	MARKER_BENCH_TYPED_DECL(02), MARKER_BENCH_TYPED_DECL(03),
+	MARKER_BENCH_TYPED_DECL(04), MARKER_BENCH_TYPED_DECL(05),
+	MARKER_BENCH_TYPED_DECL(06), MARKER_BENCH_TYPED_DECL(07),
+	MARKER_BENCH_TYPED_DECL(10), MARKER_BENCH_TYPED_DECL(11),
+	MARKER_BENCH_TYPED_DECL(12), MARKER_BENCH_TYPED_DECL(13),
+	MARKER_BENCH_TYPED_DECL(14), MARKER_BENCH_TYPED_DECL(15),
+	MARKER_BENCH_TYPED_DECL(16), MARKER_BENCH_TYPED_DECL(17),
+	MARKER_BENCH_TYPED_DECL(20), MARKER_BENCH_TYPED_DECL(21),
+	MARKER_BENCH_TYPED_DECL(22), MARKER_BENCH_TYPED_DECL(23),
+	MARKER_BENCH_TYPED_DECL(24), MARKER_BENCH_TYPED_DECL(25),
+	MARKER_BENCH_TYPED_DECL(26), MARKER_BENCH_TYPED_DECL(27),
+	MARKER_BENCH_TYPED_DECL(30), MARKER_BENCH_TYPED_DECL(31),
+	MARKER_BENCH_TYPED_DECL(32), MARKER_BENCH_TYPED_DECL(33),
+	MARKER_BENCH_TYPED_DECL(34), MARKER_BENCH_TYPED_DECL(35),
+	MARKER_BENCH_TYPED_DECL(36), MARKER_BENCH_TYPED_DECL(37),
+	MARKER_BENCH_TYPED_DECL(40), MARKER_BENCH_TYPED_DECL(41),
+	MARKER_BENCH_TYPED_DECL(42), MARKER_BENCH_TYPED_DECL(43),
+	MARKER_BENCH_TYPED_DECL(44), MARKER_BENCH_TYPED_DECL(45),
+	MARKER_BENCH_TYPED_DECL(46), MARKER_BENCH_TYPED_DECL(47),
+	MARKER_BENCH_TYPED_DECL(50), MARKER_BENCH_TYPED_DECL(51),
+	MARKER_BENCH_TYPED_DECL(52), MARKER_BENCH_TYPED_DECL(53),
+	MARKER_BENCH_TYPED_DECL(54), MARKER_BENCH_TYPED_DECL(55),
+	MARKER_BENCH_TYPED_DECL(56), MARKER_BENCH_TYPED_DECL(57),
+	MARKER_BENCH_TYPED_DECL(60), MARKER_BENCH_TYPED_DECL(61),
+	MARKER_BENCH_TYPED_DECL(62), MARKER_BENCH_TYPED_DECL(63),
+	MARKER_BENCH_TYPED_DECL(64), MARKER_BENCH_TYPED_DECL(65),
+	MARKER_BENCH_TYPED_DECL(66), MARKER_BENCH_TYPED_DECL(67),
+	MARKER_BENCH_TYPED_DECL(70), MARKER_BENCH_TYPED_DECL(71),
+	MARKER_BENCH_TYPED_DECL(72), MARKER_BENCH_TYPED_DECL(73),
+	MARKER_BENCH_TYPED_DECL(74), MARKER_BENCH_TYPED_DECL(75),
+	MARKER_BENCH_TYPED_DECL(76), MARKER_BENCH_TYPED_DECL(77),
+};
+
 /* "marker_bench_batch" and the index in two octal digits, as above. */
 static char marker_bench_point_names[MARKER_BENCH_POINTS][MARKER_NAME_MAX];
 static struct marker_probe_request marker_bench_reqs[MARKER_BENCH_POINTS];
+static struct marker_probe_request marker_bench_typed_reqs[MARKER_BENCH_POINTS];
 
 /* Calls of the counting probes: each of the 64 points fired once. */
 static unsigned int marker_bench_tp_calls;
 static unsigned int marker_bench_marker_calls;
+static unsigned int marker_bench_typed_calls;
 
 static void marker_bench_tp_count(void *data, int a, int b, int c)
 {
@@ -187,6 +290,11 @@ static void marker_bench_probe_count(const struct marker *marker,
 				     void *probe_private, va_list *args)
 {
 	WRITE_ONCE(marker_bench_marker_calls, marker_bench_marker_calls + 1);
+}
+
+static void marker_bench_typed_count(void *data, int a, int b, int c)
+{
+	WRITE_ONCE(marker_bench_typed_calls, marker_bench_typed_calls + 1);
 }
 
 /* ---- Registration ---- */
@@ -322,6 +430,10 @@ static void marker_bench_points_init(void)
 			.format = MARKER_BENCH_FORMAT,
 			.probe = marker_bench_probe_count,
 		};
+		marker_bench_typed_reqs[i] = (struct marker_probe_request) {
+			.probe = (marker_probe_func)(void *)marker_bench_typed_count,
+			.typed = marker_bench_typed[i],
+		};
 	}
 }
 
@@ -368,39 +480,35 @@ static int marker_bench_tps_register(struct marker_bench_cost *on,
 	return ret;
 }
 
-static int marker_bench_markers_enable(bool batch,
+/*
+ * Enable and disable the 64 markers, format-checked or @typed probes, one
+ * by one or in one @batch, their costs in @on and @off.
+ */
+static int marker_bench_markers_enable(bool typed, bool batch,
 				       struct marker_bench_cost *on,
 				       struct marker_bench_cost *off)
 {
-	const struct marker_probe_request *r = marker_bench_reqs;
-	unsigned int i;
+	const struct marker_probe_request *r = typed ? marker_bench_typed_reqs :
+						       marker_bench_reqs;
+	unsigned int *calls = typed ? &marker_bench_typed_calls :
+				      &marker_bench_marker_calls;
+	unsigned int i, n = batch ? MARKER_BENCH_POINTS : 1;
 	int ret = 0;
 
 	marker_bench_cost_start(on);
-	if (batch) {
-		ret = marker_probe_register_batch(r, MARKER_BENCH_POINTS);
-		i = ret ? 0 : MARKER_BENCH_POINTS;
-	} else {
-		for (i = 0; i < MARKER_BENCH_POINTS && !ret; i++)
-			ret = marker_probe_register(r[i].name, r[i].format,
-						    r[i].probe, NULL);
-		if (ret)
-			i--;
-	}
+	for (i = 0; i < MARKER_BENCH_POINTS && !ret; i += n)
+		ret = marker_probe_register_batch(&r[i], n);
 	marker_bench_cost_stop(on);
 	if (ret) {
+		i -= n;
 		while (i--)
-			marker_probe_unregister(r[i].name, r[i].probe, NULL);
+			marker_probe_unregister_batch(&r[i], 1);
 		return ret;
 	}
-	ret = marker_bench_fire_counted(&marker_bench_marker_calls);
+	ret = marker_bench_fire_counted(calls);
 	marker_bench_cost_start(off);
-	if (batch) {
-		marker_probe_unregister_batch(r, MARKER_BENCH_POINTS);
-	} else {
-		for (i = 0; i < MARKER_BENCH_POINTS; i++)
-			marker_probe_unregister(r[i].name, r[i].probe, NULL);
-	}
+	for (i = 0; i < MARKER_BENCH_POINTS; i += n)
+		marker_probe_unregister_batch(&r[i], n);
 	marker_bench_cost_stop(off);
 	marker_synchronize_unregister();
 	return ret;
@@ -413,14 +521,20 @@ static int marker_bench_markers_enable(bool batch,
 int marker_bench_points(void)
 {
 	struct marker_bench_cost tp_on, tp_off, one_on, one_off, b_on, b_off;
+	struct marker_bench_cost t_on, t_off, tb_on, tb_off;
 	int ret;
 
 	marker_bench_points_init();
 	ret = marker_bench_tps_register(&tp_on, &tp_off);
 	if (!ret)
-		ret = marker_bench_markers_enable(false, &one_on, &one_off);
+		ret = marker_bench_markers_enable(false, false, &one_on,
+						  &one_off);
 	if (!ret)
-		ret = marker_bench_markers_enable(true, &b_on, &b_off);
+		ret = marker_bench_markers_enable(false, true, &b_on, &b_off);
+	if (!ret)
+		ret = marker_bench_markers_enable(true, false, &t_on, &t_off);
+	if (!ret)
+		ret = marker_bench_markers_enable(true, true, &tb_on, &tb_off);
 	if (ret) {
 		pr_err("enabling 64 points failed: %d\n", ret);
 		return ret;
@@ -429,10 +543,18 @@ int marker_bench_points(void)
 			       &one_on, true);
 	marker_bench_cost_rows("enable", "64 points, markers in one batch",
 			       &tp_on, &b_on, true);
+	marker_bench_cost_rows("enable", "64 typed points one by one",
+			       &tp_on, &t_on, true);
+	marker_bench_cost_rows("enable", "64 typed points, markers in one batch",
+			       &tp_on, &tb_on, true);
 	marker_bench_cost_rows("disable", "64 points one by one", &tp_off,
 			       &one_off, false);
 	marker_bench_cost_rows("disable", "64 points, markers in one batch",
 			       &tp_off, &b_off, false);
+	marker_bench_cost_rows("disable", "64 typed points one by one",
+			       &tp_off, &t_off, false);
+	marker_bench_cost_rows("disable", "64 typed points, markers in one batch",
+			       &tp_off, &tb_off, false);
 	return 0;
 }
 
@@ -504,20 +626,37 @@ static int marker_bench_system(const char *system,
  */
 int marker_bench_systems(void)
 {
-	struct marker_bench_cost tp_on, tp_off, mk_on, mk_off;
-	char measure[128];
+	struct marker_bench_cost tp_on, tp_off, mk_on, mk_off, first;
+	char measure[160];
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_MARKERS_TRACE))
 		return 0;
+	/*
+	 * The first event enabled starts ftrace's comm recording (probes on
+	 * sched tracepoints): an event of neither system, left on while
+	 * both are measured, so that their rows count their own events.
+	 */
+	marker_bench_cost_start(&first);
+	ret = marker_bench_event_set(MARKER_BENCH_FIRST_SYSTEM,
+				     MARKER_BENCH_FIRST_EVENT, 1);
+	marker_bench_cost_stop(&first);
+	if (ret)
+		return ret;
 	ret = marker_bench_system(MARKER_BENCH_SYSTEM, &tp_on, &tp_off);
 	if (!ret)
 		ret = marker_bench_system("markers", &mk_on, &mk_off);
+	marker_bench_event_set(MARKER_BENCH_FIRST_SYSTEM,
+			       MARKER_BENCH_FIRST_EVENT, 0);
 	if (ret)
 		return ret;
 
+	if (marker_bench_have_ipis())
+		marker_bench_row(NULL,
+				 "the first event enabled (" MARKER_BENCH_FIRST_SYSTEM ":" MARKER_BENCH_FIRST_EVENT "), ftrace's comm recording with it: call IPIs",
+				 (s64)first.ipis * 10, MARKER_BENCH_NA);
 	snprintf(measure, sizeof(measure),
-		 "all events of a system (%u tracepoints, %u markers)",
+		 "all events of a system (%u tracepoints, %u markers), comm recording already on",
 		 MARKER_BENCH_POINTS + 1, marker_bench_count_names());
 	marker_bench_cost_rows("enable", measure, &tp_on, &mk_on, false);
 	marker_bench_cost_rows("disable", measure, &tp_off, &mk_off, false);

@@ -205,7 +205,7 @@ extern struct list_head marker_direct_list;
 
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t);
 void __marker_entry_untype(struct marker_entry *e);
-void __marker_entry_call_before(struct marker_entry *e);
+void __marker_update_calls_before(struct marker_update *u);
 void __marker_entry_want_direct(struct marker_entry *e);
 void __marker_calls_after(void);
 
@@ -224,11 +224,7 @@ static inline void marker_entry_want_direct(struct marker_entry *e)
 
 static inline void marker_update_calls_before(struct marker_update *u)
 {
-	struct marker_entry *e;
-
-	list_for_each_entry(e, &u->entries, update)
-		if (e->typed)
-			__marker_entry_call_before(e);
+	__marker_update_calls_before(u);
 }
 
 static inline void marker_calls_after(void)

@@ -433,8 +433,9 @@ int marker_sites_unlock(void)
  * Until the matching marker_patch_batch_end(), the probes this task
  * registers and unregisters are checked against their sites as always
  * (and fail as always) and published, but no site is patched:
- * marker_patch_batch_end() patches every site they changed in one batch.
- * ftrace opens one around enabling or disabling the events of a whole
+ * marker_patch_batch_end() patches every site they changed in one batch,
+ * and retargets the static calls of the typed markers they changed
+ * together, in one more (__marker_calls_after()). ftrace opens one around enabling or disabling the events of a whole
  * system, so enabling every marker event costs one set of sync rounds.
  * Meanwhile a site may still be a NOP though its probes are attached (its
  * events are not seen yet), or a jump though they are not (it finds no
@@ -479,6 +480,8 @@ int marker_patch_batch_end(struct marker_patch_batch *batch)
 		marker_sites_lock();
 		ret = marker_sites_unlock();
 	}
+	if (!marker_in_batch())
+		marker_calls_after();
 	mutex_unlock(&marker_mutex);
 	return ret;
 }

@@ -22,6 +22,7 @@
 #include <linux/marker_typed.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/static_call.h>
 
 #include "marker_internal.h"
@@ -109,30 +110,78 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 	return marker_array_direct(a) == call && a->data == t->call_data;
 }
 
+/*
+ * Static calls retargeted together: every trampoline and site of a batch
+ * is patched with one set of synchronizations (__static_call_update_many())
+ * where one by one each takes its own. Without memory for the list, each
+ * is retargeted at once, one by one.
+ */
+struct marker_calls {
+	struct static_call_change *changes;
+	unsigned int nr;
+	unsigned int max;
+};
+
+static void marker_calls_init(struct marker_calls *c, unsigned int max)
+{
+	c->nr = 0;
+	c->max = max;
+	c->changes = max > 1 ? kmalloc_array(max, sizeof(*c->changes),
+					     GFP_KERNEL) : NULL;
+}
+
 /* Point @e's static call at @call, or at its iterator for NULL. */
-static void marker_static_call(struct marker_entry *e, void *call)
+static void marker_calls_add(struct marker_calls *c, struct marker_entry *e,
+			     void *call)
 {
 	struct marker_typed *t = e->typed;
 
 	lockdep_assert_held(&marker_mutex);
-	__static_call_update(t->key, t->tramp, call ?: t->iterator);
 	t->call = call;
+	if (c->changes && c->nr < c->max) {
+		c->changes[c->nr++] = (struct static_call_change){
+			.key = t->key,
+			.tramp = t->tramp,
+			.func = call ?: t->iterator,
+		};
+		return;
+	}
+	__static_call_update(t->key, t->tramp, call ?: t->iterator);
+}
+
+static void marker_calls_run(struct marker_calls *c)
+{
+	if (c->nr)
+		__static_call_update_many(c->changes, c->nr);
+	kfree(c->changes);
 }
 
 /*
- * Before @e's new array is published: a static call that cannot
- * serve the new array (another probe, other data, more probes or probes
+ * Before the new arrays of @u are published: a static call that cannot
+ * serve its new array (another probe, other data, more probes or probes
  * with a format) goes to an iterator that can, which reads the array
  * itself. Caller holds marker_mutex only.
  */
-void __marker_entry_call_before(struct marker_entry *e)
+void __marker_update_calls_before(struct marker_update *u)
 {
-	struct marker_typed *t = e->typed;
+	struct marker_entry *e;
+	struct marker_calls c;
+	unsigned int nr = 0;
 
-	if (marker_call_serves(t, t->call, e->pending))
+	list_for_each_entry(e, &u->entries, update)
+		nr += e->typed && !marker_call_serves(e->typed, e->typed->call,
+						      e->pending);
+	if (!nr)
 		return;
-	marker_static_call(e, marker_array_typed_only(e->pending) ?
-			      t->iterator_typed : NULL);
+	marker_calls_init(&c, nr);
+	list_for_each_entry(e, &u->entries, update) {
+		if (!e->typed ||
+		    marker_call_serves(e->typed, e->typed->call, e->pending))
+			continue;
+		marker_calls_add(&c, e, marker_array_typed_only(e->pending) ?
+				 e->typed->iterator_typed : NULL);
+	}
+	marker_calls_run(&c);
 }
 
 void __marker_entry_want_direct(struct marker_entry *e)
@@ -146,15 +195,20 @@ void __marker_entry_want_direct(struct marker_entry *e)
  * After the arrays are published: a typed marker with typed probes only
  * calls its typed iterator, and with one typed probe calls it directly,
  * once no CPU can hold the ->data of an array replaced before (one grace
- * period after the last replacement, often long past). Caller holds
- * marker_mutex only.
+ * period after the last replacement, often long past). All of them are
+ * retargeted together. Caller holds marker_mutex only.
  */
 void __marker_calls_after(void)
 {
 	struct marker_entry *e, *tmp;
 	struct marker_typed *t;
+	struct marker_calls c;
+	unsigned int nr = 0;
 	void *call;
 
+	list_for_each_entry(e, &marker_direct_list, direct)
+		nr++;
+	marker_calls_init(&c, nr);
 	list_for_each_entry_safe(e, tmp, &marker_direct_list, direct) {
 		list_del_init(&e->direct);
 		t = e->typed;
@@ -167,8 +221,9 @@ void __marker_calls_after(void)
 			cond_synchronize_rcu(t->call_gp);
 			t->call_data = e->probes->data;
 		}
-		marker_static_call(e, call);
+		marker_calls_add(&c, e, call);
 	}
+	marker_calls_run(&c);
 }
 
 /**

@@ -2,7 +2,8 @@
 /*
  * KUnit tests of typed markers (DECLARE_MARKER()): typed probes and their
  * values, a name's kind decided by its first site, re-entry, the sites'
- * RCU rule, and where the static call points as probes come and go.
+ * RCU rule, where the static call points as probes come and go, and
+ * static calls retargeted together in batches.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -529,6 +530,128 @@ static void marker_typed_stub_typed(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+/*
+ * Typed probes attached to two typed markers in one batch: both static
+ * calls go to their probes directly (one text_poke batch on x86) and call
+ * them through their patched sites; detached in one batch, both go back
+ * to their iterators.
+ */
+static void marker_typed_batch_two_calls(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_probe_request reqs[] = {
+		{
+			.probe = (marker_probe_func)(void *)marker_kunit_typed_probe,
+			.probe_private = &t1,
+			.typed = &__marker_typed___marker_kunit_typed,
+		}, {
+			.probe = (marker_probe_func)(void *)marker_kunit_mixed_probe,
+			.probe_private = &t2,
+			.typed = &__marker_typed___marker_kunit_unsited,
+		},
+	};
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register_batch(reqs, 2));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    (void *)marker_kunit_mixed_probe);
+	marker_kunit_fire_typed(7);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, t1.a, 7);
+	/* No site: call through the static call as a site would. */
+	static_call(marker_call___marker_kunit_unsited)(&t2, 8);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_EQ(test, t2.a, 8);
+
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(reqs, 2));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    __marker_typed___marker_kunit_typed.iterator);
+	marker_synchronize_unregister();
+	marker_kunit_fire_typed(9);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+}
+
+/*
+ * In a patch batch, the static call of a typed marker whose only probe
+ * was attached stays on its iterator (which serves any array) until the
+ * batch ends, when it goes to the probe with the batch's other calls.
+ */
+static void marker_typed_call_waits_for_batch_end(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_patch_batch batch;
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+	int ret;
+
+	marker_patch_batch_begin(&batch);
+	ret = register_mark___marker_kunit_typed(marker_kunit_typed_probe, &t1);
+	if (IS_ENABLED(CONFIG_HAVE_ARCH_MARKER_SITES))
+		KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+					"retargeted at the batch's end");
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(5);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, t1.a, 5);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	marker_synchronize_unregister();
+}
+
+/* A static call of this test only, for __static_call_update_many(). */
+static int marker_kunit_ret1(int n)
+{
+	return n + 1;
+}
+
+static int marker_kunit_ret2(int n)
+{
+	return n + 2;
+}
+
+static int marker_kunit_ret3(int n)
+{
+	return n + 3;
+}
+
+DEFINE_STATIC_CALL(marker_kunit_sc, marker_kunit_ret1);
+
+/*
+ * __static_call_update_many(): each change as __static_call_update()
+ * would make it in turn, so a key changed twice ends at its last target,
+ * and the site below calls it.
+ */
+static void marker_static_call_update_many(struct kunit *test)
+{
+	struct static_call_change changes[] = {
+		{
+			.key = &STATIC_CALL_KEY(marker_kunit_sc),
+			.tramp = STATIC_CALL_TRAMP_ADDR(marker_kunit_sc),
+			.func = marker_kunit_ret2,
+		}, {
+			.key = &STATIC_CALL_KEY(marker_kunit_sc),
+			.tramp = STATIC_CALL_TRAMP_ADDR(marker_kunit_sc),
+			.func = marker_kunit_ret3,
+		},
+	};
+
+	KUNIT_EXPECT_EQ(test, static_call(marker_kunit_sc)(10), 11);
+	__static_call_update_many(changes, 2);
+	KUNIT_EXPECT_PTR_EQ(test, static_call_query(marker_kunit_sc),
+			    (void *)marker_kunit_ret3);
+	KUNIT_EXPECT_EQ(test, static_call(marker_kunit_sc)(10), 13);
+	/* Nothing to change: nothing patched, nothing allocated. */
+	__static_call_update_many(&changes[1], 1);
+	KUNIT_EXPECT_EQ(test, static_call(marker_kunit_sc)(10), 13);
+	static_call_update(marker_kunit_sc, marker_kunit_ret1);
+	KUNIT_EXPECT_EQ(test, static_call(marker_kunit_sc)(10), 11);
+}
+
 static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_declared_typed),
 	KUNIT_CASE(marker_typed_probes),
@@ -538,6 +661,9 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_direct_waits_across_entries),
 	KUNIT_CASE(marker_rcu_idle_skipped),
 	KUNIT_CASE(marker_typed_stub_typed),
+	KUNIT_CASE(marker_typed_batch_two_calls),
+	KUNIT_CASE(marker_typed_call_waits_for_batch_end),
+	KUNIT_CASE(marker_static_call_update_many),
 	{}
 };
 

@@ -88,6 +88,7 @@ unload() {
 
 unload_all() {
 	unload test_markers_hold
+	unload test_markers_split
 	unload probe_example
 	unload test_markers_trace
 	unload test_markers_conflict
@@ -192,4 +193,5 @@ expect_new_format_event() {
 		fail "expected 'example_int: count=1 value=2', got '$(events_of example_int)'"
 	echo release >"$HOLD"
 	unload test_markers_hold
+	unload test_markers_split
 }

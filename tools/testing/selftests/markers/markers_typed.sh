@@ -65,17 +65,38 @@ test_module_held() {
 		fail "refcnt $(refcnt) with the event disabled, expected $before"
 }
 
+# A typed marker defined in one object of a module and fired from another:
+# the module loads (its second object calls the static call through the
+# trampoline, whose key the kernel finds in the module) and both sites
+# record.
+test_split_module() {
+	unload test_markers_split
+	load test_markers_split || return 1
+	echo 1 >"$EVENTS/test_split_event/enable" ||
+		fail "cannot enable test_split_event"
+	echo 1 >"$DEBUGFS/test_markers_split/fire"
+	echo 0 >"$EVENTS/test_split_event/enable"
+	printf '%s\n' 'test_split_event: n=1 v=10' 'test_split_event: n=2 v=20' \
+		>/tmp/markers.want
+	events_of test_split_event >/tmp/markers.out
+	unload test_markers_split
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
+}
+
 require
 unload test_markers_typed
 load test_markers_typed || exit 1
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 run_test "a typed event: one field of each integer size" test_fixed
 run_test "a typed event: strings, NULL, a string cut to 255" test_strings
 run_test "a typed event whose values are promoted: through the face" \
 	test_promoted
 run_test "a typed event holds its declaration's module while enabled" \
 	test_module_held
+run_test "a typed marker of a module fired from another of its objects" \
+	test_split_module
 unload test_markers_typed
 markers_finished
