@@ -61,6 +61,16 @@ static int marker_bench_gp_wait_hit(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * A post handler keeps a kprobe from being optimized: the optimizer's
+ * delayed work would patch text (IPIs, instructions) while the rows are
+ * measured.
+ */
+static void marker_bench_gp_wait_post(struct kprobe *kp, struct pt_regs *regs,
+				      unsigned long flags)
+{
+}
+
 static struct kprobe marker_bench_gp_probes[] = {
 	{ .symbol_name = "synchronize_rcu" },
 	{ .symbol_name = "synchronize_rcu_expedited" },
@@ -98,6 +108,7 @@ void marker_bench_gp_count_start(void)
 	for (i = 0; i < ARRAY_SIZE(marker_bench_gp_probes); i++) {
 		kp = &marker_bench_gp_probes[i];
 		kp->pre_handler = marker_bench_gp_wait_hit;
+		kp->post_handler = marker_bench_gp_wait_post;
 		ret = register_kprobe(kp);
 		/* An RCU flavour this kernel lacks has nothing to count. */
 		if (ret == -ENOENT)
