@@ -236,7 +236,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 	}
 
 /* The ring-buffer recorder each declaration defines (__MARKER_RECORDER()). */
-#ifdef CONFIG_MARKERS_TRACE
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
 #include <linux/marker_record.h>
 #else
 #define __MARKER_RECORDER(...)

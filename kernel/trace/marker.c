@@ -6,15 +6,15 @@
  * (and, on architectures with patchable sites, an entry in __marker_sites).
  * The registry groups them by name: one struct marker_entry per name holds
  * the format, the parsed fields and the probe array shared by all sites of
- * that name. Probes are attached and detached in updates; one update changes
- * any number of names and has all their sites patched in one batch.
+ * that name.
  *
- * This file owns the names, their formats, the probe arrays, the update
- * transaction, the probe-call path and the ranges of markers (the core
- * kernel's, each module's) with the listings that walk them. It does not
- * touch a site's bytes (marker_sites.c), a typed marker's static call
- * (marker_typed.c) or the module loader's notifications (marker_module.c);
- * marker_internal.h is all they share.
+ * This file owns the names and their formats, the probe-call path and the
+ * list of ranges of markers (the core kernel's, added at boot). It does not
+ * build probe arrays or run updates (marker_probe.c), link a range's
+ * markers to names (marker_ranges.c), touch a site's bytes
+ * (marker_sites.c), a typed marker's static call (marker_typed.c) or the
+ * module loader's notifications (marker_module.c); marker_internal.h is all
+ * they share.
  *
  * Locking: marker_mutex serialises every update, module load and unload and
  * every walk of the entries; with patchable sites, text_mutex is held from
@@ -25,10 +25,6 @@
  * marker_mutex alone. The probe-call path takes no
  * lock: it reads the site's probe array under preempt-disabled RCU; arrays
  * are copied on write and freed after a grace period.
- *
- * Detaching a probe cannot fail: when the smaller array cannot be allocated,
- * the probe's slot in the published array is pointed at a stub that does
- * nothing, as kernel/tracepoint.c does.
  *
  * Formats: the first site of a name (or the first format-checked probe,
  * before any site) sets the name's format; a site with another format is a
@@ -53,8 +49,6 @@
 #include <linux/string.h>
 #include <linux/stringhash.h>
 #include <asm/sections.h>
-#include <kunit/static_stub.h>
-#include <kunit/visibility.h>
 
 #include "marker_internal.h"
 
@@ -75,20 +69,6 @@ DEFINE_PER_CPU(unsigned int, marker_context);
 DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
 
 /* ---- Probe-call path ---- */
-
-/*
- * Take the slot of a probe detached when no smaller array could be
- * allocated, each of its group's type so that a CFI kernel lets the call
- * through: this one for probes with or without a format, the
- * declaration's __marker_stub_<name>() for typed probes. Takes and does
- * nothing. Context: any.
- */
-static void notrace marker_probe_stub(const struct marker *marker,
-				      void *probe_private, va_list *args)
-{
-}
-
-static_assert(__same_type(&marker_probe_stub, marker_probe_func));
 
 /**
  * __marker_probe_call - call the probes attached to a site
@@ -137,20 +117,7 @@ EXPORT_SYMBOL_GPL(__marker_probe_call);
 
 /* ---- Entries ---- */
 
-/* The hash of @name and its length (hashlen_len()), in one pass. */
-static u64 marker_name_hashlen(const char *name)
-{
-	return hashlen_string(NULL, name);
-}
-
-/* Is a name of this hashlen non-empty and short enough? */
-static bool marker_hashlen_valid(u64 hashlen)
-{
-	return hashlen_len(hashlen) && hashlen_len(hashlen) < MARKER_NAME_MAX;
-}
-
-static struct marker_entry *marker_entry_find_hashed(const char *name,
-						     u64 hashlen)
+struct marker_entry *marker_entry_find_hashed(const char *name, u64 hashlen)
 {
 	u32 hash = hashlen_hash(hashlen);
 	struct marker_entry *e;
@@ -169,8 +136,7 @@ struct marker_entry *marker_entry_find(const char *name)
 	return marker_entry_find_hashed(name, marker_name_hashlen(name));
 }
 
-static struct marker_entry *marker_entry_get_hashed(const char *name,
-						    u64 hashlen)
+struct marker_entry *marker_entry_get_hashed(const char *name, u64 hashlen)
 {
 	struct marker_entry *e = marker_entry_find_hashed(name, hashlen);
 	size_t len = hashlen_len(hashlen) + 1;
@@ -305,400 +271,9 @@ static void marker_entry_heal(struct marker_entry *e)
 				   NULL);
 }
 
-/* Give every site of the names in the update its new probes and state. */
-static void marker_sites_publish(struct marker_update *u)
-{
-	struct marker_entry *e;
-	struct marker_link *l;
-	struct marker *m;
-
-	list_for_each_entry(e, &u->entries, update) {
-		if (e->typed)
-			rcu_assign_pointer(e->typed->probes, e->pending);
-		list_for_each_entry(l, &e->markers, node) {
-			m = marker_link_marker(l);
-			if (m->flags & MARKER_FLAG_CONFLICT)
-				continue;
-			rcu_assign_pointer(m->probes, e->pending);
-			WRITE_ONCE(m->state, !!e->pending);
-		}
-	}
-}
-
-/* ---- Updates ---- */
-
-static void marker_array_free(struct marker_probe_array *array)
-{
-	if (array)
-		kfree_rcu(array, rcu);
-}
-
-/* The one allocation of probe arrays; KUnit makes it fail. */
-VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
-{
-	struct marker_probe_array *array;
-
-	KUNIT_STATIC_STUB_REDIRECT(marker_array_alloc, nr);
-
-	/* Not zeroed: marker_array_copy() writes every slot. */
-	array = kmalloc(struct_size(array, probes, nr + 2), GFP_KERNEL);
-	if (array) {
-		array->nr_slots = nr + 2;
-		array->nr = nr;
-	}
-	return array;
-}
-
-static unsigned int marker_array_live(struct marker_probe_array *array)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; array && i < array->nr; i++)
-		n += marker_probe_live(marker_slot(array, i));
-	return n;
-}
-
-/*
- * A copy of @old's live probes, with @add too if not NULL: a typed probe
- * (@typed) after the typed ones, another after the others.
- */
-static struct marker_probe_array *
-marker_array_copy(struct marker_probe_array *old,
-		  const struct marker_probe *add, bool typed)
-{
-	struct marker_probe_array *array;
-	unsigned int i, j = 0, nr_typed = old ? old->nr_typed : 0;
-	struct marker_probe *p;
-
-	array = marker_array_alloc(marker_array_live(old) + !!add);
-	if (!array)
-		return NULL;
-	for (i = 0; i < nr_typed; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p))
-			array->probes[j++] = *p;
-	}
-	if (add && typed)
-		array->probes[j++] = *add;
-	array->nr_typed = j;
-	array->probes[j++] = (struct marker_probe){ };
-	array->varargs = &array->probes[j];
-	for (i = nr_typed; old && i < old->nr; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p))
-			array->probes[j++] = *p;
-	}
-	if (add && !typed)
-		array->probes[j++] = *add;
-	array->probes[j] = (struct marker_probe){ };
-	array->data = array->probes[0].probe_private;
-	return array;
-}
-
-static void marker_update_join(struct marker_update *u, struct marker_entry *e)
-{
-	if (e->in_update)
-		return;
-	e->in_update = true;
-	e->pending = e->probes;
-	list_add_tail(&e->update, &u->entries);
-}
-
-/* Replace @e's pending array by @array, freeing the old one if unpublished. */
-static void marker_update_set(struct marker_entry *e,
-			      struct marker_probe_array *array)
-{
-	if (e->pending != e->probes)
-		kfree(e->pending);
-	e->pending = array;
-}
-
 bool marker_name_valid(const char *name)
 {
 	return name && name[0] && strnlen(name, MARKER_NAME_MAX) < MARKER_NAME_MAX;
-}
-
-static int marker_update_add(struct marker_update *u,
-			     const struct marker_probe_request *req)
-{
-	/* A typed probe's name and format are its declaration's. */
-	const char *name = req->typed ? req->typed->marker.name : req->name;
-	const char *format = req->typed ? req->typed->marker.format :
-					  req->format;
-	struct marker_probe_array *old, *array;
-	struct marker_entry *e;
-	struct marker_probe add = {
-		.func = req->probe,
-		.probe_private = req->probe_private,
-		.checked = !!format,
-	};
-	struct marker_probe *p;
-	const char *have;
-	unsigned int i;
-	bool same;
-
-	if (!req->probe || !name)
-		return -EINVAL;
-	if (req->typed && req->typed->entry) {
-		/* The declaration's entry: no lookup by name. */
-		e = req->typed->entry;
-	} else {
-		u64 hashlen = marker_name_hashlen(name);
-
-		if (!marker_hashlen_valid(hashlen))
-			return -EINVAL;
-		e = marker_entry_get_hashed(name, hashlen);
-		if (!e)
-			return -ENOMEM;
-	}
-	marker_update_join(u, e);
-
-	if (req->typed && req->typed != e->typed) {
-		/* Sites are trace_mark() ones, or another declaration's. */
-		if (e->typed || e->nr_markers) {
-			pr_notice("typed probe on marker %s: its sites are %s\n",
-				  e->name, e->typed ? "declared elsewhere" :
-				  "trace_mark() sites");
-			return -EPERM;
-		}
-		marker_entry_type(e, req->typed);
-	} else if (req->typed && e->format) {
-		/* The declaration's sites or probes set the name's format. */
-		goto checked;
-	}
-	if (!format)
-		goto checked;
-
-	have = e->format ?: e->pending_format;
-	same = false;
-	if (have) {
-		/* Lengths and hashes first, then the bytes, word by word. */
-		u64 hashlen = hashlen_string(NULL, format);
-
-		same = hashlen == (have == e->format ? e->format_hashlen :
-				   hashlen_string(NULL, have)) &&
-		       !memcmp(format, have, hashlen_len(hashlen));
-	}
-	/* The name's own format was parsed when it was set: no parse again. */
-	if (same && have == e->format) {
-		if (e->nr_fields < 0)
-			return -EINVAL;
-	} else if (!same) {
-		struct marker_field *fields;
-		int ret;
-
-		fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
-		if (!fields)
-			return -ENOMEM;
-		ret = marker_format_parse(format, fields, MARKER_FIELDS_MAX);
-		kfree(fields);
-		if (ret < 0)
-			return -EINVAL;
-	}
-	if (have && !same) {
-		pr_notice("probe format \"%s\" does not match marker %s format \"%s\"\n",
-			  format, e->name, have);
-		return -EPERM;
-	}
-	if (!have) {
-		e->pending_format = kstrdup(format, GFP_KERNEL);
-		if (!e->pending_format)
-			return -ENOMEM;
-	}
-
-checked:
-	old = e->pending;
-	for (i = 0; old && i < old->nr; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p) && p->func == (void *)req->probe &&
-		    p->probe_private == req->probe_private)
-			return -EEXIST;
-	}
-
-	array = marker_array_copy(old, &add, req->typed);
-	if (!array)
-		return -ENOMEM;
-	marker_update_set(e, array);
-	return 0;
-}
-
-/*
- * Remove @probe/@probe_private from @e's pending array; -ENOENT if absent.
- * Never fails otherwise: an unpublished array is shrunk in place; when a
- * published one cannot be replaced by a smaller copy, the probe's slot is
- * marked and, at commit, pointed at marker_probe_stub.
- */
-int marker_update_remove_from(struct marker_update *u, struct marker_entry *e,
-			      void *probe, void *probe_private)
-{
-	struct marker_probe_array *old, *array;
-	struct marker_probe *p;
-	unsigned int i;
-	int found = -1;
-
-	old = e->in_update ? e->pending : e->probes;
-	for (i = 0; old && i < old->nr; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p) && p->func == probe &&
-		    p->probe_private == probe_private)
-			found = i;
-	}
-	if (found < 0)
-		return -ENOENT;
-
-	marker_update_join(u, e);
-	if (marker_array_live(old) == 1) {
-		marker_update_set(e, NULL);
-		return 0;
-	}
-	if (old != e->probes) {
-		/* The update's own copy: nobody reads it yet. */
-		p = marker_slot(old, found);
-		old->nr_typed -= (unsigned int)found < old->nr_typed;
-		old->nr--;
-		/* The NULL slots move down with the probes after @p. */
-		memmove(p, p + 1,
-			(old->nr_slots - 1 - (p - old->probes)) * sizeof(*p));
-		memset(&old->probes[old->nr_slots - 1], 0, sizeof(*p));
-		old->varargs = &old->probes[old->nr_typed + 1];
-		old->data = old->probes[0].probe_private;
-		return 0;
-	}
-	marker_slot(old, found)->removing = true;
-	array = marker_array_copy(old, NULL, false);
-	if (array)
-		marker_update_set(e, array);
-	return 0;
-}
-
-static int marker_update_remove(struct marker_update *u,
-				const struct marker_probe_request *req)
-{
-	struct marker_entry *e;
-	u64 hashlen;
-
-	if (req->typed && req->typed->entry && req->probe) {
-		/* The declaration's entry: no lookup by name. */
-		e = req->typed->entry;
-	} else {
-		if (!req->probe || !req->name)
-			return -EINVAL;
-		hashlen = marker_name_hashlen(req->name);
-		if (!marker_hashlen_valid(hashlen))
-			return -EINVAL;
-		e = marker_entry_find_hashed(req->name, hashlen);
-		if (!e)
-			return -ENOENT;
-	}
-	return marker_update_remove_from(u, e, (void *)req->probe,
-					 req->probe_private);
-}
-
-/*
- * Slots of @e's published array marked for removal: clear or stub them,
- * each with the stub of its group's type.
- */
-static void marker_entry_settle_removals(struct marker_entry *e, bool stub)
-{
-	struct marker_probe_array *array = e->probes;
-	struct marker_probe *p;
-	unsigned int i;
-
-	for (i = 0; array && i < array->nr; i++) {
-		p = marker_slot(array, i);
-		if (!p->removing)
-			continue;
-		if (stub) {
-			/* Typed probes imply the declaration's entry. */
-			WRITE_ONCE(p->func, i < array->nr_typed ?
-				   e->typed->stub : (void *)marker_probe_stub);
-			p->checked = false;
-			p->detached = true;
-		}
-		p->removing = false;
-	}
-}
-
-/* Leave every entry of the update as it was before the update began. */
-static void marker_update_abort(struct marker_update *u)
-{
-	struct marker_entry *e, *tmp;
-
-	list_for_each_entry_safe(e, tmp, &u->entries, update) {
-		marker_update_set(e, NULL);
-		marker_entry_settle_removals(e, false);
-		kfree(e->pending_format);
-		e->pending_format = NULL;
-		e->in_update = false;
-		list_del_init(&e->update);
-		/* Back to a direct call if the update moved it off one. */
-		marker_entry_want_direct(e);
-		marker_entry_settle(e);
-	}
-}
-
-/* Does the update turn a name on: its sites must be checked first. */
-static bool marker_update_turns_on(struct marker_update *u)
-{
-	struct marker_entry *e;
-
-	list_for_each_entry(e, &u->entries, update)
-		if (!e->probes && e->pending)
-			return true;
-	return false;
-}
-
-/*
- * Check, publish and patch an update: all of it or, on error, none of it.
- * Caller holds marker_mutex, and the sites' locks if the update turns a
- * name on.
- */
-static int marker_update_commit(struct marker_update *u)
-{
-	struct marker_entry *e, *tmp;
-	int ret;
-
-	lockdep_assert_held(&marker_mutex);
-
-	list_for_each_entry(e, &u->entries, update) {
-		if (!e->pending_format)
-			continue;
-		ret = marker_entry_set_format(e, e->pending_format);
-		e->pending_format = NULL;
-		if (ret)
-			goto abort;
-	}
-
-	/* Only a name turned on needs a site it can enable. */
-	ret = marker_update_turns_on(u) ? marker_sites_check(u) : 0;
-	if (ret)
-		goto abort;
-
-	marker_sites_publish(u);
-
-	list_for_each_entry_safe(e, tmp, &u->entries, update) {
-		/* Sites change with the state, or may come back from busy. */
-		if (!e->probes != !e->pending || e->busy)
-			marker_entry_sync(e);
-		if (e->pending == e->probes) {
-			marker_entry_settle_removals(e, true);
-		} else if (e->probes) {
-			if (e->typed)
-				e->typed->call_gp = get_state_synchronize_rcu();
-			marker_array_free(e->probes);
-		}
-		e->probes = e->pending;
-		marker_entry_want_direct(e);
-		e->pending = NULL;
-		e->in_update = false;
-		list_del_init(&e->update);
-		marker_entry_settle(e);
-	}
-	return 0;
-
-abort:
-	marker_update_abort(u);
-	return ret;
 }
 
 /* Every lock, for module notifiers and boot; marker_unlock() patches. */
@@ -714,189 +289,6 @@ void marker_unlock(void)
 	marker_calls_after();
 	mutex_unlock(&marker_mutex);
 }
-
-/*
- * Commit the update built with marker_mutex held, or abort it if @ret is
- * an error. The sites' locks are taken only when sites are checked or
- * patched: an update that only changes a name's probes takes none.
- */
-int marker_update_run(struct marker_update *u, int ret)
-{
-	bool locked = false;
-
-	lockdep_assert_held(&marker_mutex);
-	if (ret) {
-		marker_update_abort(u);
-	} else {
-		marker_update_calls_before(u);
-		if (marker_update_turns_on(u)) {
-			marker_sites_lock();
-			locked = true;
-		}
-		ret = marker_update_commit(u);
-	}
-	if (!locked && !list_empty(&marker_sync_list) && !marker_in_batch()) {
-		marker_sites_lock();
-		locked = true;
-	}
-	if (locked)
-		marker_sites_unlock();
-	/* A batch retargets its static calls together, at its end. */
-	if (!marker_in_batch())
-		marker_calls_after();
-	return ret;
-}
-
-int marker_probe_change(const struct marker_probe_request *reqs,
-			unsigned int nr, bool add)
-{
-	struct marker_update u = { .entries = LIST_HEAD_INIT(u.entries) };
-	unsigned int i;
-	int ret = 0;
-
-	if (!reqs && nr)
-		return -EINVAL;
-
-	mutex_lock(&marker_mutex);
-	for (i = 0; i < nr && !ret; i++)
-		ret = add ? marker_update_add(&u, &reqs[i]) :
-			    marker_update_remove(&u, &reqs[i]);
-	ret = marker_update_run(&u, ret);
-	mutex_unlock(&marker_mutex);
-	return ret;
-}
-
-/**
- * marker_probe_register - attach a probe to a marker
- * @name: marker name
- * @format: the format the probe expects, or NULL for a probe that reads
- *	@marker->format itself
- * @probe: the probe
- * @probe_private: passed to @probe
- *
- * The marker need not exist yet: the probe is attached to sites of @name
- * when they appear (module load).
- *
- * Return: 0; -EINVAL for a NULL probe, an empty or overlong name, or a
- * format that cannot be parsed; -EPERM if @format differs from the marker's;
- * -EEXIST if @probe with @probe_private is already attached; -EBUSY if the
- * marker has sites and none of them can be enabled because each holds code
- * markers did not write (a warning names them; sites that are busy while
- * others can be enabled are only reported, and listed as busy); -ENOMEM.
- */
-int marker_probe_register(const char *name, const char *format,
-			  marker_probe_func probe, void *probe_private)
-{
-	struct marker_probe_request req = {
-		.name = name,
-		.format = format,
-		.probe = probe,
-		.probe_private = probe_private,
-	};
-
-	return marker_probe_change(&req, 1, true);
-}
-EXPORT_SYMBOL_GPL(marker_probe_register);
-
-/**
- * marker_probe_unregister - detach a probe from a marker
- * @name: marker name
- * @probe: the probe
- * @probe_private: the private pointer it was registered with
- *
- * The probe may still be running on other CPUs when this returns: call
- * marker_synchronize_unregister() before freeing what it uses. Detaching
- * cannot fail for lack of memory.
- *
- * Return: 0; -ENOENT if @probe with @probe_private is not attached to
- * @name; -EINVAL for a NULL probe or an invalid name.
- */
-int marker_probe_unregister(const char *name, marker_probe_func probe,
-			    void *probe_private)
-{
-	struct marker_probe_request req = {
-		.name = name,
-		.probe = probe,
-		.probe_private = probe_private,
-	};
-
-	return marker_probe_change(&req, 1, false);
-}
-EXPORT_SYMBOL_GPL(marker_probe_unregister);
-
-/**
- * marker_probe_register_batch - attach several probes in one update
- * @reqs: the probes and the markers to attach them to
- * @nr: number of requests
- *
- * All sites changed by the batch are patched with one set of sync rounds.
- * Either every request takes effect or none does.
- *
- * Return: 0, or the first error, as for marker_probe_register().
- */
-int marker_probe_register_batch(const struct marker_probe_request *reqs,
-				unsigned int nr)
-{
-	return marker_probe_change(reqs, nr, true);
-}
-EXPORT_SYMBOL_GPL(marker_probe_register_batch);
-
-/**
- * marker_probe_unregister_batch - detach several probes in one update
- * @reqs: the probes and their markers (formats are ignored)
- * @nr: number of requests
- *
- * Either every request takes effect or none does; only a request that
- * names no attached probe or is invalid makes the batch fail.
- *
- * Return: 0, or the first error, as for marker_probe_unregister().
- */
-int marker_probe_unregister_batch(const struct marker_probe_request *reqs,
-				  unsigned int nr)
-{
-	return marker_probe_change(reqs, nr, false);
-}
-EXPORT_SYMBOL_GPL(marker_probe_unregister_batch);
-
-/**
- * marker_probe_unregister_private_data - detach a probe from every marker
- * @probe: the probe
- * @probe_private: the private pointer it was registered with
- *
- * Detaches every registration of @probe with @probe_private, on all
- * markers, in one update.
- *
- * Return: 0; -ENOENT if there was none; -EINVAL for a NULL probe.
- */
-int marker_probe_unregister_private_data(marker_probe_func probe,
-					 void *probe_private)
-{
-	struct marker_update u = { .entries = LIST_HEAD_INIT(u.entries) };
-	struct marker_entry *e;
-	struct hlist_node *tmp;
-	unsigned int bkt, found = 0;
-	int ret = 0;
-
-	if (!probe)
-		return -EINVAL;
-
-	mutex_lock(&marker_mutex);
-	hash_for_each_safe(marker_table, bkt, tmp, e, hlist) {
-		ret = marker_update_remove_from(&u, e, (void *)probe,
-						probe_private);
-		if (!ret)
-			found++;
-		else if (ret != -ENOENT)
-			break;
-		ret = 0;
-	}
-	if (!ret && !found)
-		ret = -ENOENT;
-	ret = marker_update_run(&u, ret);
-	mutex_unlock(&marker_mutex);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
 
 /**
  * marker_notifier_register - be told when the registry's names change
@@ -933,18 +325,6 @@ int marker_notifier_unregister(struct notifier_block *nb)
 	return atomic_notifier_chain_unregister(&marker_notifier_list, nb);
 }
 EXPORT_SYMBOL_GPL(marker_notifier_unregister);
-
-/**
- * marker_synchronize_unregister - wait for detached probes to finish
- *
- * After marker_probe_unregister() and this, no CPU runs the probe or holds
- * the probe array it was in: its module may go and its data be freed.
- */
-void marker_synchronize_unregister(void)
-{
-	synchronize_rcu();
-}
-EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 
 /**
  * marker_recursion_drops_read - events not delivered for re-entry, all CPUs

@@ -2,8 +2,10 @@
 /*
  * What the files of the marker core share, and nothing else may use:
  *
- *   marker.c         the registry: names and their formats, probe arrays,
- *                    the update transaction, the probe-call path
+ *   marker.c         the registry: names and their formats, the
+ *                    probe-call path
+ *   marker_probe.c   probe arrays, the update transaction and the
+ *                    registration API
  *   marker_ranges.c  the ranges of markers (the core kernel's, each
  *                    module's) linked to their names
  *   marker_list.c    the listings of sites and names the faces read
@@ -27,6 +29,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/stringhash.h>
 #include <kunit/visibility.h>
 
 /*
@@ -112,20 +115,36 @@ extern struct list_head marker_ranges;
 extern struct marker_range marker_core;
 extern struct list_head marker_sync_list;
 
+/* The hash of @name and its length (hashlen_len()), in one pass. */
+static inline u64 marker_name_hashlen(const char *name)
+{
+	return hashlen_string(NULL, name);
+}
+
+/* Is a name of this hashlen non-empty and short enough? */
+static inline bool marker_hashlen_valid(u64 hashlen)
+{
+	return hashlen_len(hashlen) && hashlen_len(hashlen) < MARKER_NAME_MAX;
+}
+
+struct marker_entry *marker_entry_find_hashed(const char *name, u64 hashlen);
 struct marker_entry *marker_entry_find(const char *name);
+struct marker_entry *marker_entry_get_hashed(const char *name, u64 hashlen);
 struct marker_entry *marker_entry_get(const char *name);
 bool marker_name_valid(const char *name);
 int marker_entry_set_format(struct marker_entry *e, char *format);
 void marker_entry_sync(struct marker_entry *e);
 void marker_entry_settle(struct marker_entry *e);
 const char *marker_range_owner(const struct marker_range *r);
+void marker_lock(void);
+void marker_unlock(void);
+
+/* marker_probe.c */
 int marker_update_remove_from(struct marker_update *u, struct marker_entry *e,
 			      void *probe, void *probe_private);
 int marker_update_run(struct marker_update *u, int ret);
 int marker_probe_change(const struct marker_probe_request *reqs,
 			unsigned int nr, bool add);
-void marker_lock(void);
-void marker_unlock(void);
 
 /* marker_ranges.c */
 int marker_attach(struct marker_range *r, struct marker *m,

@@ -2,8 +2,9 @@
 /*
  * KUnit tests of the marker registry: registration and its errors, probes
  * with a format and their values, re-entry, detaching without memory, and
- * how sites are counted. Typed markers have marker_typed_kunit.c, the
- * bytes of patchable sites marker_sites_kunit.c.
+ * how sites are counted. The registry's names have marker_names_kunit.c,
+ * typed markers marker_typed_kunit.c, the bytes of patchable sites
+ * marker_sites_kunit.c.
  *
  * The markers below are sites of the core kernel; each test attaches its
  * own probes and leaves every marker as it found it.

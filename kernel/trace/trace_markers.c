@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Static markers in tracefs.
+ * Static markers in tracefs: the events.
  *
- * Two listings at the tracefs root show every marker: "markers" has one
- * line per name (format, stability, sites, modules, event), "marker_sites"
- * one line per site. Each marker name whose format parses is a trace event
- * markers:<name>, built at run time from the parsed format as synthetic
- * events are: the entry holds the fields in format order, each at its
- * natural alignment, strings as __data_loc char[] after them. Enabling the
- * event in an instance attaches one format-checked probe per event file
+ * Each marker name whose format parses is a trace event markers:<name>,
+ * built at run time from the parsed format as synthetic events are: the
+ * entry holds the fields in format order, each at its natural alignment,
+ * strings as __data_loc char[] after them. Enabling the event in an
+ * instance attaches one format-checked probe per event file
  * (marker_probe_register() with the marker's format, the file as private
  * data), perf attaches one probe per event, so events coexist with any
  * probe a module registers.
@@ -22,13 +20,16 @@
  * hold a reference, triggers put it in soft mode, and an event that is held
  * either way is not removed but left as it is, an orphan, until released.
  *
+ * This file owns the events and the counts of their records not written,
+ * which "marker_stats" shows; the tracefs files "markers", "marker_sites"
+ * and "marker_stats" are trace_markers_list.c's.
+ *
  * Locking: event_mutex protects marker_events and every event's state; the
  * marker core's mutex nests inside it (marker_iterate_sites(), probe
  * registration from the reg callback). The probes take no lock.
  */
 #define pr_fmt(fmt) "markers: " fmt
 
-#include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/marker_typed.h>
@@ -36,7 +37,6 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/ring_buffer.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -45,35 +45,11 @@
 #include <linux/workqueue.h>
 
 #include "trace.h"
+#include "trace_markers.h"
 #include "trace_output.h"
-
-/* Longest string stored for a %s field, terminating NUL included. */
-#define MARKER_EVENT_STRING_MAX	256
 
 /* How often a held orphan is looked at again, until it can be removed. */
 #define MARKER_ORPHAN_RETRY	HZ
-
-/*
- * How the recorder reads a field's argument and stores it, chosen when the
- * event is built: the integer ops read an int (U8 to U32) or a long long
- * (U64), as the conversion's va_arg() type is, and store the field's size.
- */
-enum marker_event_op {
-	MARKER_EVENT_U8,
-	MARKER_EVENT_U16,
-	MARKER_EVENT_U32,
-	MARKER_EVENT_U64,
-	MARKER_EVENT_PTR,	/* a pointer, stored as unsigned long */
-	MARKER_EVENT_CHAR,	/* an int, stored as a 2-byte string */
-	MARKER_EVENT_STRING,	/* a pointer to a string, copied */
-};
-
-/* One field of an event: the parsed conversion and where it is stored. */
-struct marker_event_field {
-	struct marker_field field;
-	unsigned int offset;		/* from the start of the entry */
-	enum marker_event_op op;
-};
 
 /* Most fields of an event that name tasks for the pid filter. */
 #define MARKER_EVENT_PID_FIELDS	2
@@ -84,7 +60,9 @@ struct marker_event_field {
  * then the strings the __data_loc fields point to.
  */
 struct marker_event {
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
 	struct marker_record_event record;	/* first: call.data points here */
+#endif
 	struct list_head list;
 	struct trace_event_call call;
 	struct trace_event_class class;
@@ -130,25 +108,6 @@ static const struct marker_event_pid_rule {
 	{ "sched_wakeup_new", { "pid" } },
 };
 
-/* A snapshot of one name of the registry (marker_iterate_names()). */
-struct marker_name {
-	const char *name;
-	char *format;		/* of the sites without conflict, or NULL */
-	struct marker_field *fields;	/* the registry's parse of @format */
-	int nr_fields;		/* or -EINVAL, -E2BIG */
-	unsigned int nr_sites;	/* sites without conflict */
-	unsigned int nr_conflicts;
-	bool debug;
-	char modules[MARKER_MODULES_LEN];	/* "vmlinux,mod1,..." */
-	struct marker_typed *typed;	/* its declaration, if typed */
-};
-
-struct marker_names {
-	struct marker_name *names;
-	unsigned int nr;
-	unsigned int max;
-};
-
 /*
  * %s and %c fields are stored as __data_loc char[] strings: stock tools
  * (perf's and trace-cmd's libtraceevent) print strings, but not all of
@@ -170,14 +129,10 @@ struct marker_event_values {
 
 static LIST_HEAD(marker_events);
 
-/*
- * Shown in marker_stats: records the ring buffer or perf could not take
- * (lost), and records not written because tracing was off for them or
- * the event's filter refused them (filtered).
- */
-static DEFINE_PER_CPU(unsigned long, marker_trace_lost);
-static DEFINE_PER_CPU(unsigned long, marker_trace_filtered);
-static DEFINE_PER_CPU(unsigned long, marker_perf_lost);
+/* Records not written, lost or filtered (trace_markers.h) */
+DEFINE_PER_CPU(unsigned long, marker_trace_lost);
+DEFINE_PER_CPU(unsigned long, marker_trace_filtered);
+DEFINE_PER_CPU(unsigned long, marker_perf_lost);
 
 /* ---- Recording: probe context ---- */
 
@@ -415,7 +370,7 @@ static void marker_event_store(const struct marker_event *event, void *entry,
  * the ring buffer counts as "dropped events" too) or ring-buffer
  * recursion. Context: any (probe context); no locks.
  */
-static void marker_event_refused(struct trace_event_file *file)
+void marker_event_refused(struct trace_event_file *file)
 {
 	struct trace_array *tr = file->tr;
 
@@ -445,7 +400,7 @@ static void marker_event_refused(struct trace_event_file *file)
  * overwrite, which the ring buffer counts in the CPU's dropped events
  * (lost). Context: any (probe context); no locks.
  */
-static noinline void marker_event_commit_filtered(struct trace_event_buffer *fbuffer)
+noinline void marker_event_commit_filtered(struct trace_event_buffer *fbuffer)
 {
 	struct trace_event_file *file = fbuffer->trace_file;
 	struct trace_buffer *buffer = fbuffer->buffer;
@@ -476,19 +431,6 @@ static noinline void marker_event_commit_filtered(struct trace_event_buffer *fbu
 	trace_event_buffer_commit(fbuffer);
 	if (ring_buffer_dropped_events_cpu(buffer, cpu) != dropped)
 		this_cpu_inc(marker_trace_lost);
-}
-
-/*
- * Commit a reserved record: written unless the event has a filter, whose
- * records marker_event_commit_filtered() commits and counts. Context: any
- * (probe context).
- */
-static __always_inline void marker_event_commit(struct trace_event_buffer *fbuffer)
-{
-	if (unlikely(fbuffer->trace_file->flags & EVENT_FILE_FL_FILTERED))
-		marker_event_commit_filtered(fbuffer);
-	else
-		trace_event_buffer_commit(fbuffer);
 }
 
 /*
@@ -621,86 +563,13 @@ static noinline void marker_event_record_pids(struct trace_event_file *file,
 	WRITE_ONCE(data->ignore_pid, true);
 }
 
-#if defined(CONFIG_MARKERS_TRACE) && defined(CONFIG_64BIT)
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
 /*
- * ---- Recording from a declaration's recorder (__MARKER_RECORDER()) ----
+ * ---- For a declaration's recorder (__MARKER_RECORDER()) ----
  *
- * Called from __marker_record_<name>(), the typed probe of one event
- * file. Context: the site's (any, NMI included), preemption disabled; no
- * locks, no allocation.
+ * The slow path of its values, stored by the fields' ops; the rest of the
+ * recorders' side of the face is trace_markers_record.c's.
  */
-static_assert(sizeof(struct trace_entry) == MARKER_RECORD_HEADER);
-static_assert(PAGE_SIZE / 2 >= MARKER_RECORD_FITS);
-static_assert(MARKER_RECORD_STRING_MAX == MARKER_EVENT_STRING_MAX);
-
-/* The signature of a layout: the recorder's code of each field. */
-static u64 marker_event_layout(const struct marker_event *event)
-{
-	static const u8 code[] = {
-		[MARKER_EVENT_U8] = 1, [MARKER_EVENT_U16] = 2,
-		[MARKER_EVENT_U32] = 3, [MARKER_EVENT_U64] = 4,
-		[MARKER_EVENT_PTR] = 4, [MARKER_EVENT_STRING] = 8,
-		/* A %c: stored as a string, from an int: never the recorder's */
-		[MARKER_EVENT_CHAR] = 15,
-	};
-	u64 layout = 0;
-	unsigned int i;
-
-	for (i = 0; i < event->nr_fields; i++) {
-		if (i == 16)
-			return U64_MAX;
-		layout |= (u64)code[event->fields[i].op] << (4 * i);
-	}
-	return layout;
-}
-
-/**
- * marker_record_filtered - count a hit a recorder does not record
- * @file: the event file whose recorder was called
- *
- * For trace_trigger_soft_disabled(): a soft-disabled event's hits are
- * not counted, those of a task set_event_pid leaves out are filtered.
- *
- * Context: the site's, preemption disabled.
- */
-void marker_record_filtered(struct trace_event_file *file)
-{
-	if (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED))
-		this_cpu_inc(marker_trace_filtered);
-}
-EXPORT_SYMBOL_GPL(marker_record_filtered);
-
-/**
- * marker_record_refused - count a record the ring buffer did not reserve
- * @file: the event file whose recorder was called
- *
- * Context: the site's, preemption disabled.
- */
-void marker_record_refused(struct trace_event_file *file)
-{
-	marker_event_refused(file);
-}
-EXPORT_SYMBOL_GPL(marker_record_refused);
-
-/**
- * marker_record_commit - commit a recorder's record
- * @fbuffer: as trace_event_buffer_reserve() set it
- *
- * As marker_event_commit(): a record of an event with a filter is counted
- * if it is not written (marker_event_commit_filtered()). Not a tail call:
- * its frame stands where a TRACE_EVENT()'s tracepoint iterator's does, so
- * that the stacktrace trigger, which skips a TRACE_EVENT()'s frames by
- * count, shows the site's caller for a recorder too.
- *
- * Context: the site's, preemption disabled.
- */
-void marker_record_commit(struct trace_event_buffer *fbuffer)
-{
-	marker_event_commit(fbuffer);
-	barrier();
-}
-EXPORT_SYMBOL_GPL(marker_record_commit);
-
 /**
  * marker_record_values - record a hit from its values, field by field
  * @f: the event file whose recorder was called
@@ -722,7 +591,7 @@ void marker_record_values(struct trace_event_file *f, const u64 *values)
 }
 EXPORT_SYMBOL_GPL(marker_record_values);
 
-#endif /* CONFIG_64BIT */
+#endif /* CONFIG_MARKERS_TRACE_RECORDERS */
 
 /*
  * marker_event_probe - the probe of one enabled event file
@@ -1074,15 +943,17 @@ static void marker_event_set_pid_fields(struct marker_event *event)
 }
 
 /*
- * The recorder @event uses: the declaration's (@typed), on a 64-bit
- * kernel, unless the event follows a pid rule (marker_event_probe() reads
- * the pid fields from its arguments).
+ * The recorder @event uses: the declaration's (@typed), where
+ * declarations have recorders (64-bit kernels), unless the event follows
+ * a pid rule (marker_event_probe() reads the pid fields from its
+ * arguments).
  */
 static void marker_event_set_typed(struct marker_event *event,
 				   struct marker_typed *typed)
 {
-#ifdef CONFIG_64BIT
-	event->record.layout = marker_event_layout(event);
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
+	event->record.layout = marker_event_layout(event->fields,
+						   event->nr_fields);
 	if (!typed || !typed->recorder || event->nr_pid_fields)
 		return;
 	event->typed = typed;
@@ -1478,7 +1349,7 @@ static int marker_names_add(const struct marker_name_info *info, void *data)
 	return 0;
 }
 
-static void marker_names_free(struct marker_names *names)
+void marker_names_free(struct marker_names *names)
 {
 	unsigned int i;
 
@@ -1503,7 +1374,7 @@ static int marker_name_cmp(const void *a, const void *b)
 static int marker_names_add_typed(const struct marker_site_info *info,
 				  void *data);
 
-static int marker_names_gather(struct marker_names *names)
+int marker_names_gather(struct marker_names *names)
 {
 	int ret;
 
@@ -1720,11 +1591,16 @@ static struct notifier_block marker_events_module_nb = {
 };
 #endif
 
-/* ---- tracefs: markers, marker_sites, marker_stats ---- */
+/* ---- What the listings say of a name's event ---- */
 
-static const char *marker_name_event(const struct marker_name *n,
-				     struct marker_event *event)
+/*
+ * What the listing "markers" says of @n's event: "event", or "no-event"
+ * and why. Caller holds event_mutex.
+ */
+const char *marker_name_event(const struct marker_name *n)
 {
+	struct marker_event *event = marker_event_find(n->name);
+
 	if (event && !event->orphan)
 		return "event";
 	if (event)
@@ -1740,138 +1616,9 @@ static const char *marker_name_event(const struct marker_name *n,
 	return "no-event";
 }
 
-/*
- * One line per name:
- *   name "format" stable|debug sites=N conflicts=N modules=a,b event|no-event:why
- */
-static int marker_list_show(struct seq_file *m, void *v)
-{
-	struct marker_names names;
-	struct marker_name *n;
-	unsigned int i;
-	int ret;
-
-	mutex_lock(&event_mutex);
-	ret = marker_names_gather(&names);
-	if (ret)
-		goto out;
-	for (i = 0; i < names.nr; i++) {
-		n = &names.names[i];
-		seq_printf(m, "%s \"%s\" %s sites=%u conflicts=%u modules=%s %s\n",
-			   n->name, n->format ?: "", n->debug ? "debug" : "stable",
-			   n->nr_sites, n->nr_conflicts,
-			   n->modules[0] ? n->modules : "-",
-			   marker_name_event(n, marker_event_find(n->name)));
-	}
-	marker_names_free(&names);
-out:
-	mutex_unlock(&event_mutex);
-	return ret;
-}
-
-static int marker_list_open(struct inode *inode, struct file *file)
-{
-	int ret = tracing_check_open_get_tr(NULL);
-
-	return ret ?: single_open(file, marker_list_show, NULL);
-}
-
-static const struct file_operations marker_list_fops = {
-	.open = marker_list_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-/*
- * "name symbol+0xoff module state bytes code target": the bytes at the
- * site in hex ("-" when there are none), the addresses of the site and of
- * its out-of-line block, 0 for readers /proc/kallsyms would not show
- * addresses to. Called with the marker mutex held.
- */
-static int marker_site_show(const struct marker_site_info *info, void *data)
-{
-	unsigned long size, offset, code = 0, target = 0;
-	struct seq_file *m = data;
-	char sym[KSYM_NAME_LEN];
-	char *modname;
-
-	if (kallsyms_show_value(m->file->f_cred)) {
-		code = info->code;
-		target = info->target;
-	}
-	seq_printf(m, "%s ", info->marker->name);
-	if (info->code && !info->init_freed &&
-	    kallsyms_lookup(info->code, &size, &offset, &modname, sym))
-		seq_printf(m, "%s+0x%lx", sym, offset);
-	else
-		seq_printf(m, "0x%lx", code);
-	seq_printf(m, " %s %s ", info->mod ? module_name(info->mod) : "vmlinux",
-		   info->state);
-	if (info->nr_bytes)
-		seq_printf(m, "%*phN", (int)info->nr_bytes, info->bytes);
-	else
-		seq_putc(m, '-');
-	seq_printf(m, " 0x%lx 0x%lx\n", code, target);
-	return 0;
-}
-
-static int marker_sites_show(struct seq_file *m, void *v)
-{
-	return marker_iterate_sites(marker_site_show, m);
-}
-
-static int marker_sites_open(struct inode *inode, struct file *file)
-{
-	int ret = tracing_check_open_get_tr(NULL);
-
-	return ret ?: single_open(file, marker_sites_show, NULL);
-}
-
-static const struct file_operations marker_sites_fops = {
-	.open = marker_sites_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static unsigned long marker_stat_sum(unsigned long __percpu *counter)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(*counter, cpu);
-	return sum;
-}
-
-static int marker_stats_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "trace_lost %lu\n", marker_stat_sum(&marker_trace_lost));
-	seq_printf(m, "trace_filtered %lu\n",
-		   marker_stat_sum(&marker_trace_filtered));
-	seq_printf(m, "perf_lost %lu\n", marker_stat_sum(&marker_perf_lost));
-	seq_printf(m, "recursion_drops %lu\n", marker_recursion_drops_read());
-	return 0;
-}
-
-static int marker_stats_open(struct inode *inode, struct file *file)
-{
-	int ret = tracing_check_open_get_tr(NULL);
-
-	return ret ?: single_open(file, marker_stats_show, NULL);
-}
-
-static const struct file_operations marker_stats_fops = {
-	.open = marker_stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
 static __init int marker_trace_init(void)
 {
-	int ret;
+	int __maybe_unused ret;
 
 	/* Before the first scan, so that no healed conflict goes unseen. */
 	marker_notifier_register(&marker_events_names_nb);
@@ -1887,16 +1634,6 @@ static __init int marker_trace_init(void)
 	if (ret)
 		pr_warn("no marker events for modules: %d\n", ret);
 #endif
-
-	ret = tracing_init_dentry();
-	if (ret)
-		return 0;
-	trace_create_file("markers", TRACE_MODE_READ, NULL, NULL,
-			  &marker_list_fops);
-	trace_create_file("marker_sites", TRACE_MODE_READ, NULL, NULL,
-			  &marker_sites_fops);
-	trace_create_file("marker_stats", TRACE_MODE_READ, NULL, NULL,
-			  &marker_stats_fops);
 	return 0;
 }
 fs_initcall(marker_trace_init);
