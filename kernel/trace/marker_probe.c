@@ -469,7 +469,9 @@ int marker_update_run(struct marker_update *u, int ret)
 	}
 	if (locked)
 		marker_sites_unlock();
-	marker_calls_after();
+	/* A batch retargets its static calls together, at its end. */
+	if (!marker_in_batch())
+		marker_calls_after();
 	return ret;
 }
 

@@ -1147,60 +1147,21 @@ static int marker_event_remove(struct marker_event *event)
 	return 0;
 }
 
-/*
- * ftrace's loops over several events (marker_event_batch_begin()), under
- * event_mutex: their depth, and the typed events the outermost enabled,
- * the first of them in @marker_event_batch_file. Attaching a recorder
- * retargets its marker's static call, a text_poke with sync rounds of its
- * own that the batch cannot share: in a batch, typed events get the
- * varargs probe, and a batch that enabled one typed event only (set_event
- * or trace_set_clr_event() naming one) gives it its recorder at its end.
- */
-static unsigned int marker_event_batch_depth;
-static unsigned int marker_event_batch_typed;
-static struct trace_event_file *marker_event_batch_file;
-
-static int marker_event_register_typed(struct marker_event *event,
-				       struct trace_event_file *file);
-
-/*
- * The one typed event a batch enabled goes from the varargs probe to its
- * recorder, before the write that enabled it returns. Caller holds
- * event_mutex.
- */
-static void marker_event_batch_record_typed(void)
-{
-	struct trace_event_file *file = marker_event_batch_file;
-	struct marker_event *event;
-
-	if (marker_event_batch_typed != 1 ||
-	    !(file->flags & EVENT_FILE_FL_ENABLED))
-		return;
-	event = file->event_call->data;
-	if (marker_probe_unregister(event->name, marker_event_probe, file))
-		return;
-	if (marker_event_register_typed(event, file))
-		WARN_ON_ONCE(marker_probe_register(event->name, event->format,
-						   marker_event_probe, file));
-}
-
 /**
  * marker_event_batch_begin - open ftrace's batch over several events
  * @batch: the caller's, for marker_event_batch_end()
  *
- * As marker_patch_batch_begin(), and until marker_event_batch_end() the
- * events of typed markers enabled are recorded by the varargs probe, so
- * that enabling them all costs the batch's sync rounds only; where the
- * batch enabled one typed event only, marker_event_batch_end() gives it
- * its recorder.
+ * As marker_patch_batch_begin(): until marker_event_batch_end(), the
+ * events enabled and disabled leave their sites and the static calls of
+ * their typed markers (their recorders) to the batch's end, which patches
+ * all sites with one set of sync rounds and retargets all static calls
+ * with one more.
  *
  * Context: process, event_mutex held.
  */
 void marker_event_batch_begin(struct marker_patch_batch *batch)
 {
 	lockdep_assert_held(&event_mutex);
-	if (!marker_event_batch_depth++)
-		marker_event_batch_typed = 0;
 	marker_patch_batch_begin(batch);
 }
 
@@ -1213,13 +1174,8 @@ void marker_event_batch_begin(struct marker_patch_batch *batch)
  */
 int marker_event_batch_end(struct marker_patch_batch *batch)
 {
-	int ret;
-
 	lockdep_assert_held(&event_mutex);
-	ret = marker_patch_batch_end(batch);
-	if (!--marker_event_batch_depth && !ret)
-		marker_event_batch_record_typed();
-	return ret;
+	return marker_patch_batch_end(batch);
 }
 
 /*
@@ -1257,10 +1213,8 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		if (event->typed && !marker_event_batch_depth)
+		if (event->typed)
 			return marker_event_register_typed(event, data);
-		if (event->typed && !marker_event_batch_typed++)
-			marker_event_batch_file = data;
 		return marker_probe_register(event->name, event->format,
 					     marker_event_probe, data);
 	case TRACE_REG_UNREGISTER:
@@ -1281,7 +1235,7 @@ static int marker_event_reg(struct trace_event_call *call,
 			event->typed_files--;
 			module_put(event->typed_owner);
 		} else {
-			/* Enabled in a batch, or not typed */
+			/* Not recorded by a recorder */
 			ret = marker_probe_unregister(event->name,
 						      marker_event_probe, data);
 		}

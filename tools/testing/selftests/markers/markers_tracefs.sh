@@ -186,9 +186,11 @@ call_ipis() {
 }
 
 # The system's enable patches every marker site in one batch (x86: 3 sync
-# rounds, each one call IPI per other CPU), not one batch per event:
-# enabling all marker events costs at most one batch more than enabling
-# one, which pays for ftrace's own work (its sched tracepoints) too.
+# rounds, each one call IPI per other CPU), not one batch per event, and
+# retargets the static calls of all typed markers (to their recorders) in
+# one batch more: enabling all marker events costs at most one batch more
+# than enabling one (a trace_mark() marker's), which pays for ftrace's own
+# work (its sched tracepoints) too.
 # Other call IPIs land in the same windows on some kernels (on the
 # sanitizer kernel, enabling one event measured 31 of them), so the counts
 # are taken up to 3 times and one clean measure passes; one batch per
