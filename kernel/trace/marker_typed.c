@@ -99,11 +99,18 @@ static void *marker_array_call(struct marker_typed *t,
 	return marker_array_direct(a) ?: t->iterator_typed;
 }
 
-/* Can the static call's target @call serve @a once @a is published? */
+/*
+ * Can the static call's target @call serve @a once @a is published? Any
+ * target serves no array: sites call nothing without one, and a CPU that
+ * still holds the array before calls the target with that array's data,
+ * as it did (as tracepoint.c leaves a tracepoint's static call when its
+ * last probe goes). The move to an iterator then waits for
+ * __marker_calls_after(), with a batch's other static calls.
+ */
 static bool marker_call_serves(struct marker_typed *t, void *call,
 			       struct marker_probe_array *a)
 {
-	if (!call)
+	if (!call || !a)
 		return true;
 	if (call == t->iterator_typed)
 		return marker_array_typed_only(a);
