@@ -243,7 +243,14 @@ static inline void marker_entry_want_direct(struct marker_entry *e)
 
 static inline void marker_update_calls_before(struct marker_update *u)
 {
-	__marker_update_calls_before(u);
+	struct marker_entry *e;
+
+	list_for_each_entry(e, &u->entries, update) {
+		if (e->typed) {
+			__marker_update_calls_before(u);
+			return;
+		}
+	}
 }
 
 static inline void marker_calls_after(void)
@@ -381,6 +388,18 @@ static inline unsigned int marker_range_nr_sites(const struct marker_range *r)
 	return 0;
 }
 #endif /* CONFIG_HAVE_ARCH_MARKER_SITES */
+
+/*
+ * After an update: the static calls that wait for their targets, unless
+ * the caller's patch batch is open (its end retargets them all together).
+ */
+static inline void marker_update_calls_after(void)
+{
+#ifdef CONFIG_MARKERS_TYPED
+	if (!list_empty(&marker_direct_list) && !marker_in_batch())
+		__marker_calls_after();
+#endif
+}
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*

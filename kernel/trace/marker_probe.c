@@ -469,9 +469,7 @@ int marker_update_run(struct marker_update *u, int ret)
 	}
 	if (locked)
 		marker_sites_unlock();
-	/* A batch retargets its static calls together, at its end. */
-	if (!marker_in_batch())
-		marker_calls_after();
+	marker_update_calls_after();
 	return ret;
 }
 

@@ -480,8 +480,7 @@ int marker_patch_batch_end(struct marker_patch_batch *batch)
 		marker_sites_lock();
 		ret = marker_sites_unlock();
 	}
-	if (!marker_in_batch())
-		marker_calls_after();
+	marker_update_calls_after();
 	mutex_unlock(&marker_mutex);
 	return ret;
 }

@@ -171,24 +171,27 @@ static void marker_calls_run(struct marker_calls *c)
  */
 void __marker_update_calls_before(struct marker_update *u)
 {
-	struct marker_entry *e;
-	struct marker_calls c;
-	unsigned int nr = 0;
+	struct marker_calls c = { };
+	struct marker_entry *e, *f;
+	unsigned int nr;
 
-	list_for_each_entry(e, &u->entries, update)
-		nr += e->typed && !marker_call_serves(e->typed, e->typed->call,
-						      e->pending);
-	if (!nr)
-		return;
-	marker_calls_init(&c, nr);
 	list_for_each_entry(e, &u->entries, update) {
 		if (!e->typed ||
 		    marker_call_serves(e->typed, e->typed->call, e->pending))
 			continue;
+		if (!c.max) {
+			/* The first to retarget: room for it and the rest. */
+			nr = 0;
+			f = e;
+			list_for_each_entry_from(f, &u->entries, update)
+				nr++;
+			marker_calls_init(&c, nr);
+		}
 		marker_calls_add(&c, e, marker_array_typed_only(e->pending) ?
 				 e->typed->iterator_typed : NULL);
 	}
-	marker_calls_run(&c);
+	if (c.max)
+		marker_calls_run(&c);
 }
 
 void __marker_entry_want_direct(struct marker_entry *e)
