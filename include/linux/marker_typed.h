@@ -164,13 +164,27 @@ void __marker_call_varargs(const struct marker *marker, void *func,
  * it, the declaration is for built-in code; probes with a format reach
  * the marker by name from anywhere. What a module's site calls (the
  * static call's trampoline, or the iterator without static calls) is
- * exported with every declaration, never the static call's key: only the
- * registry retargets it.
+ * exported with every built-in declaration, never the static call's key:
+ * only the registry retargets it.
  */
 #define EXPORT_MARKER_SYMBOL_GPL(name)					\
 	EXPORT_SYMBOL_GPL(__marker_typed_##name)
 
-#ifdef CONFIG_HAVE_STATIC_CALL
+/*
+ * A module's own declarations do not export their trampolines: no other
+ * module's site could call them (static_call_add_module() finds a
+ * module's trampoline keys for its own sites only). What they keep is the
+ * trampoline-to-key entry, with inline static calls: a site in another
+ * object of the module calls the trampoline (objtool records it in place
+ * of a key the object does not have), and the module loader finds the key
+ * there. Not exporting saves each declaration its __ksymtab entry and
+ * name.
+ */
+#if defined(CONFIG_HAVE_STATIC_CALL_INLINE) && defined(MODULE)
+#define __MARKER_EXPORT_CALL(n)	ARCH_ADD_TRAMP_KEY(marker_call_##n)
+#elif defined(CONFIG_HAVE_STATIC_CALL) && defined(MODULE)
+#define __MARKER_EXPORT_CALL(n)	static_assert(sizeof(__marker_typed_##n))
+#elif defined(CONFIG_HAVE_STATIC_CALL)
 #define __MARKER_EXPORT_CALL(n)	EXPORT_STATIC_CALL_TRAMP_GPL(marker_call_##n)
 #else
 #define __MARKER_EXPORT_CALL(n)	EXPORT_SYMBOL_GPL(__marker_iter_##n)
@@ -194,7 +208,10 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 	/* A detached typed probe's stub is called as typed probes are. */ \
 	static_assert(__same_type(&__marker_stub_##n, &__marker_iter_##n)); \
 	__MARKER_RECORDER(n, __MARKER_PARAMS(proto), __MARKER_PARAMS(values)) \
-	struct marker_typed __marker_typed_##n = __MARKER_TYPED_INIT(n, fmt); \
+	/* Its own alignment, not the compiler's 32 bytes for a large object. */ \
+	struct marker_typed __marker_typed_##n				\
+		__aligned(__alignof__(struct marker_typed)) =		\
+		__MARKER_TYPED_INIT(n, fmt);				\
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
 	__MARKER_EXPORT_CALL(n);					\
 	static noinline void notrace					\

@@ -194,7 +194,18 @@ int marker_entry_set_format(struct marker_entry *e, char *format)
 		return -ENOMEM;
 	}
 	nr = marker_format_parse(format, fields, MARKER_FIELDS_MAX);
-	if (nr <= 0) {
+	if (nr > 0) {
+		/* Keep the fields parsed only: all 16 take a 1 KiB object. */
+		struct marker_field *parsed;
+
+		parsed = kmemdup_array(fields, nr, sizeof(*fields), GFP_KERNEL);
+		kfree(fields);
+		if (!parsed) {
+			kfree(format);
+			return -ENOMEM;
+		}
+		fields = parsed;
+	} else {
 		kfree(fields);
 		fields = NULL;
 	}
