@@ -141,6 +141,46 @@ static void ld_map_fd(struct prog *p, uint8_t dst, int fd)
 }
 
 /*
+ * With r6 = ctx and r7 = val: if ((val >> 16) == MAGIC_HI) { r0 = &map[0];
+ * r0->hits++; r0->val_sum += val; } else to the end, through the jumps
+ * in @skip (emit_end() lands them).
+ */
+static void emit_count(struct prog *p, int map_fd, int skip[2])
+{
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
+	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
+	skip[0] = emit(p, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0, MAGIC_HI);
+	emit(p, BPF_ST | BPF_W | BPF_MEM, BPF_REG_10, 0, -4, 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+	ld_map_fd(p, BPF_REG_1, map_fd);
+	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	skip[1] = emit(p, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 8, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 8, 0);
+}
+
+/* *(u64 *)(r0 + @map_off) = *(@size *)(ctx + @ctx_off) */
+static void emit_copy(struct prog *p, int size, int ctx_off, int map_off)
+{
+	emit(p, BPF_LDX | size | BPF_MEM, BPF_REG_1, BPF_REG_6, ctx_off, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, map_off, 0);
+}
+
+/* The end the jumps of emit_count() land on: return 0. */
+static void emit_end(struct prog *p, int skip[2])
+{
+	land(p, skip[0]);
+	land(p, skip[1]);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/*
  * if ((val >> 16) == MAGIC_HI) {
  *	s = map[0];
  *	s->hits++; s->val_sum += val;
@@ -152,37 +192,16 @@ static void build_counter(struct prog *p, int map_fd, struct field *val,
 			  struct field *op, struct field *ret,
 			  struct field *timeout)
 {
-	int skip1, skip2;
+	int skip[2];
 
 	p->len = 0;
 	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
 	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_7, BPF_REG_6, val->offset, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
-	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
-	skip1 = emit(p, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0, MAGIC_HI);
-	emit(p, BPF_ST | BPF_W | BPF_MEM, BPF_REG_10, 0, -4, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
-	ld_map_fd(p, BPF_REG_1, map_fd);
-	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	skip2 = emit(p, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 0, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 8, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 8, 0);
-	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_1, BPF_REG_6, op->offset, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 16, 0);
-	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_1, BPF_REG_6, ret->offset, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 24, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_6,
-	     timeout->offset, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 32, 0);
-	land(p, skip1);
-	land(p, skip2);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	emit_count(p, map_fd, skip);
+	emit_copy(p, BPF_W, op->offset, 16);
+	emit_copy(p, BPF_W, ret->offset, 24);
+	emit_copy(p, BPF_DW, timeout->offset, 32);
+	emit_end(p, skip);
 }
 
 static char verifier_log[65536];
@@ -521,40 +540,17 @@ TEST(refuse_read_past_fieldless_record)
  */
 static void build_raw_counter(struct prog *p, int map_fd)
 {
-	int skip1, skip2;
+	int skip[2];
 
 	p->len = 0;
 	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
 	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_7, BPF_REG_6,
 	     RAW_ARG(RAW_ARG_VAL), 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
-	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
-	skip1 = emit(p, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0, MAGIC_HI);
-	emit(p, BPF_ST | BPF_W | BPF_MEM, BPF_REG_10, 0, -4, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
-	ld_map_fd(p, BPF_REG_1, map_fd);
-	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	skip2 = emit(p, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 0, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 8, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 8, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_6,
-	     RAW_ARG(RAW_ARG_OP), 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 16, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_6,
-	     RAW_ARG(RAW_ARG_RET), 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 24, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_6,
-	     RAW_ARG(RAW_ARG_BITSET), 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 32, 0);
-	land(p, skip1);
-	land(p, skip2);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	emit_count(p, map_fd, skip);
+	emit_copy(p, BPF_DW, RAW_ARG(RAW_ARG_OP), 16);
+	emit_copy(p, BPF_DW, RAW_ARG(RAW_ARG_RET), 24);
+	emit_copy(p, BPF_DW, RAW_ARG(RAW_ARG_BITSET), 32);
+	emit_end(p, skip);
 }
 
 /* bpf(BPF_RAW_TRACEPOINT_OPEN): the link's fd, or -1 with errno set. */
