@@ -659,18 +659,49 @@ static const struct {
 };
 
 /*
+ * Attach (@set) or detach an empty probe on the site of the loop @name:
+ * the tracepoint's, or one with a format on marker_bench or
+ * marker_bench_typed. Context: process.
+ */
+static int marker_bench_probe_set(const char *name, unsigned int set)
+{
+	const char *marker = !strcmp(name, "marker") ? "marker_bench" :
+			     !strcmp(name, "typed") ? "marker_bench_typed" : NULL;
+
+	if (!strcmp(name, "tracepoint")) {
+		if (set)
+			return register_trace_marker_bench(marker_bench_tp_empty,
+							   NULL);
+		unregister_trace_marker_bench(marker_bench_tp_empty, NULL);
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	if (!marker)
+		return -EINVAL;
+	if (set)
+		return marker_probe_register(marker, MARKER_BENCH_FORMAT,
+					     marker_bench_probe_empty, NULL);
+	marker_probe_unregister(marker, marker_bench_probe_empty, NULL);
+	marker_synchronize_unregister();
+	return 0;
+}
+
+/*
  * Write "measure SLOT LOOP": the cost per hit of LOOP's site (tracepoint,
  * marker or typed: trace_marker_bench(), trace_mark() or
  * mark_marker_bench_typed()), net of the empty loop as every per-hit
  * figure, into SLOT; "row TP MK MEASURE": the table's row MEASURE of the
- * figures in slots TP and MK, to the kernel log as the module's rows.
- * Each measure hits the site runs * loops times. Context: process.
+ * figures in slots TP and MK, to the kernel log as the module's rows;
+ * "probe LOOP 1" (or 0): attach (detach) an empty probe to LOOP's site,
+ * the tracepoint's or one with a format (what the perf path of marker
+ * events attaches), to measure what a path is made of. Each measure hits
+ * the site runs * loops times. Context: process.
  */
 static ssize_t marker_bench_measure_write(struct file *file,
 					  const char __user *ubuf,
 					  size_t count, loff_t *ppos)
 {
-	unsigned int slot, tp, mk, i;
+	unsigned int slot, tp, mk, set, i;
 	char buf[160], name[16];
 	ssize_t ret = count;
 	int n = 0;
@@ -693,6 +724,10 @@ static ssize_t marker_bench_measure_write(struct file *file,
 				marker_bench_per_hit(marker_bench_loops[i].loop);
 		else
 			ret = -EINVAL;
+	} else if (sscanf(buf, "probe %15s %u", name, &set) == 2) {
+		n = marker_bench_probe_set(name, set);
+		if (n)
+			ret = n;
 	} else if (sscanf(buf, "row %u %u %n", &tp, &mk, &n) == 2 && n &&
 		   tp < MARKER_BENCH_SLOTS && mk < MARKER_BENCH_SLOTS) {
 		marker_bench_row(NULL, buf + n, marker_bench_slot[tp],
