@@ -254,7 +254,6 @@ int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister_typed);
 
-
 /**
  * marker_typed_get - find a typed marker's declaration by name
  * @name: the marker's name
