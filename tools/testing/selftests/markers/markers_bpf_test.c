@@ -15,7 +15,8 @@
  * program to the typed marker futex_wait with
  * bpf(BPF_RAW_TRACEPOINT_OPEN, "markers:futex_wait"): it reads the
  * marker's C arguments as u64s, and the kernel refuses unknown names,
- * trace_mark() markers, reads past the arguments and other program types.
+ * trace_mark() markers, reads past the arguments and other program types;
+ * on a module's typed marker, the link holds the module.
  *
  * Needs root, tracefs at /sys/kernel/tracing and CONFIG_BPF_EVENTS.
  */
@@ -710,6 +711,30 @@ TEST_F(raw_futex_wait, untyped_marker)
 	EXPECT_EQ(-1, raw_open("markers:example_int", self->prog_fd));
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	EXPECT_EQ(0, unload_module_name("marker_example"));
+}
+
+/*
+ * A typed marker of a module (test_markers_typed): the link holds the
+ * module, which cannot be removed until the link is closed.
+ */
+TEST_F(raw_futex_wait, module_held)
+{
+	char refcnt[16];
+	int ret, link_fd;
+
+	ret = load_module_file("test_markers_typed.ko");
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST)
+		TH_LOG("loading %s/test_markers_typed.ko: %s", module_dir(),
+		       strerror(-ret));
+	link_fd = raw_open("markers:test_typed_fixed", self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s",
+				     strerror(errno));
+	ASSERT_EQ(0, read_file_at("/sys/module/test_markers_typed", "refcnt",
+				  refcnt, sizeof(refcnt)));
+	EXPECT_STREQ("1\n", refcnt);
+	EXPECT_EQ(-EWOULDBLOCK, unload_module_name("test_markers_typed"));
+	close(link_fd);
+	EXPECT_EQ(0, unload_module_name("test_markers_typed"));
 }
 
 TEST_HARNESS_MAIN
