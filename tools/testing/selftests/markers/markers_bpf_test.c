@@ -279,6 +279,35 @@ static int map_read(int map_fd, struct seen *s)
 	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
 }
 
+/* An array map of one struct seen: its fd, or -1 with errno set. */
+static int create_seen_map(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = sizeof(struct seen);
+	attr.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+/*
+ * Load "r0 = *(u64 *)(ctx + @offset); return 0", or "return 0" for a
+ * negative @offset, as a program of @type: its fd, or -1.
+ */
+static int load_read_at(enum bpf_prog_type type, int offset)
+{
+	struct prog p = { .len = 0 };
+
+	if (offset >= 0)
+		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
+		     offset, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return load_prog(&p, type);
+}
+
 FIXTURE(futex_wait) {
 	struct field val, op, ret, timeout, last;
 	int map_fd;
@@ -289,8 +318,6 @@ FIXTURE(futex_wait) {
 
 FIXTURE_SETUP(futex_wait)
 {
-	union bpf_attr attr;
-
 	self->map_fd = -1;
 	self->prog_fd = -1;
 	self->event_fd = -1;
@@ -305,14 +332,9 @@ FIXTURE_SETUP(futex_wait)
 	/* The format's last field: ret, after timeout_ns */
 	ASSERT_GT(self->ret.offset, self->timeout.offset);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(struct seen);
-	attr.max_entries = 1;
 	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
 		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
-	self->map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	self->map_fd = create_seen_map();
 	ASSERT_LE(0, self->map_fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 
 	build_counter(&self->prog, self->map_fd, &self->val, &self->op,
@@ -465,15 +487,9 @@ TEST_F(futex_wait, refuse_read_past_record)
  */
 static int attach_read_at(const char *dir, int offset)
 {
-	struct prog p = { .len = 0 };
 	int event_fd, fd, ret, err;
 
-	if (offset >= 0)
-		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
-		     offset, 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	fd = load_prog(&p, BPF_PROG_TYPE_TRACEPOINT);
+	fd = load_read_at(BPF_PROG_TYPE_TRACEPOINT, offset);
 	if (fd < 0)
 		return -1000;
 	event_fd = open_event_at(dir);
@@ -573,15 +589,9 @@ static int raw_open(const char *name, int prog_fd)
 static int raw_open_read_at(const char *name, enum bpf_prog_type type,
 			    int offset)
 {
-	struct prog p = { .len = 0 };
 	int fd, link_fd, err;
 
-	if (offset >= 0)
-		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
-		     offset, 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	fd = load_prog(&p, type);
+	fd = load_read_at(type, offset);
 	if (fd < 0)
 		return -1000;
 	link_fd = raw_open(name, fd);
@@ -600,18 +610,11 @@ FIXTURE(raw_futex_wait) {
 
 FIXTURE_SETUP(raw_futex_wait)
 {
-	union bpf_attr attr;
-
 	self->map_fd = -1;
 	self->prog_fd = -1;
 	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
 		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(struct seen);
-	attr.max_entries = 1;
-	self->map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	self->map_fd = create_seen_map();
 	ASSERT_LE(0, self->map_fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 	build_raw_counter(&self->prog, self->map_fd);
 	self->prog_fd = load_prog(&self->prog, BPF_PROG_TYPE_RAW_TRACEPOINT);
