@@ -398,6 +398,9 @@ struct marker_probe_array {
  * the registry's entry of the name while the declaration is the name's
  * (NULL otherwise). ->recorder is the declaration's ring-buffer recorder
  * (__MARKER_RECORDER()), a typed probe the tracefs face attaches, or NULL.
+ * ->bpf_func is the declaration's raw BPF shim (__marker_bpf_<name>(), a
+ * typed probe kernel/trace/marker_bpf.c attaches for a raw tracepoint
+ * program) and ->bpf_nr_args the number of arguments it passes on.
  */
 struct marker_typed {
 	struct marker marker;
@@ -412,6 +415,10 @@ struct marker_typed {
 	void *stub;
 	void *entry;
 	void *recorder;
+#if defined(CONFIG_BPF_EVENTS) && defined(CONFIG_MARKERS_TRACE)
+	void *bpf_func;
+	unsigned int bpf_nr_args;
+#endif
 };
 
 /* The core kernel's markers and sites, bounded by the linker script. */

@@ -2,9 +2,80 @@
 #ifndef _LINUX_MARKER_RECORD_H
 #define _LINUX_MARKER_RECORD_H
 /*
- * Included by include/linux/marker.h, in the middle of its
- * DECLARE_MARKER() plumbing: not to be included on its own.
+ * Included by include/linux/marker_typed.h, in the middle of its
+ * DECLARE_MARKER() plumbing, with CONFIG_MARKERS_TRACE: not to be
+ * included on its own. What a declaration generates from its argument
+ * and value lists for the faces: its raw BPF shim and its ring-buffer
+ * recorder.
  */
+
+#include <linux/args.h>
+
+#define __MARKER_MAP0(m, i, ...)
+#define __MARKER_MAP1(m, i, v) m(i, v)
+#define __MARKER_MAP2(m, i, v, ...) m(i, v) __MARKER_MAP1(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP3(m, i, v, ...) m(i, v) __MARKER_MAP2(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP4(m, i, v, ...) m(i, v) __MARKER_MAP3(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP5(m, i, v, ...) m(i, v) __MARKER_MAP4(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP6(m, i, v, ...) m(i, v) __MARKER_MAP5(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP7(m, i, v, ...) m(i, v) __MARKER_MAP6(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP8(m, i, v, ...) m(i, v) __MARKER_MAP7(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP9(m, i, v, ...) m(i, v) __MARKER_MAP8(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP10(m, i, v, ...) m(i, v) __MARKER_MAP9(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP11(m, i, v, ...) m(i, v) __MARKER_MAP10(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP12(m, i, v, ...) m(i, v) __MARKER_MAP11(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP13(m, i, v, ...) m(i, v) __MARKER_MAP12(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP14(m, i, v, ...) m(i, v) __MARKER_MAP13(m, i + 1, __VA_ARGS__)
+#define __MARKER_MAP15(m, i, v, ...) m(i, v) __MARKER_MAP14(m, i + 1, __VA_ARGS__)
+/* m(index, value) for each value: up to 15, as COUNT_ARGS() counts. */
+#define __MARKER_MAP(m, values...)					\
+	CONCATENATE(__MARKER_MAP, COUNT_ARGS(values))(m, 0, ## values)
+
+/*
+ * The raw BPF shim each declaration defines, as include/trace/bpf_probe.h
+ * defines __bpf_trace_<call>() for a tracepoint: __marker_bpf_<name>(), a
+ * typed probe whose data is a raw tracepoint program's link (struct
+ * bpf_raw_tp_link, attached by kernel/trace/marker_bpf.c), which hands
+ * the marker's arguments (its C prototype, not its format's values) to
+ * the program as the u64 array a raw tracepoint program reads, through
+ * bpf_trace_run<N>(), and builds no record. Each argument is widened as
+ * CAST_TO_U64() widens a tracepoint's: its bytes, zero-extended. At most
+ * 12 arguments, as for tracepoints. Context: the site's (any, NMI
+ * included), preemption disabled; no locks, no allocation;
+ * bpf_trace_run<N>() keeps a program from running nested in itself on a
+ * CPU, as for tracepoints.
+ */
+#ifdef CONFIG_BPF_EVENTS
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+#define __marker_bpf_u64(v)						\
+	({								\
+		typeof(v) __src = (v);					\
+		__typeof__(__builtin_choose_expr(sizeof(v) == 1, (u8)0,	\
+			   __builtin_choose_expr(sizeof(v) == 2, (u16)0,	\
+			   __builtin_choose_expr(sizeof(v) == 4, (u32)0,	\
+			   __builtin_choose_expr(sizeof(v) == 8, (u64)0,	\
+						 (void)0))))) __dst;	\
+									\
+		memcpy(&__dst, &__src, sizeof(__dst));			\
+		(u64)__dst;						\
+	})
+#define __MARKER_BPF_ARG(i, v)	, __marker_bpf_u64(v)
+#define __MARKER_BPF(n, proto, args...)					\
+	static void notrace						\
+	__marker_bpf_##n(void *__data, proto)				\
+	{								\
+		CONCATENATE(bpf_trace_run, COUNT_ARGS(args))(__data	\
+			__MARKER_MAP(__MARKER_BPF_ARG, args));		\
+	}
+#define __MARKER_BPF_INIT(n, args...)					\
+	.bpf_func = __marker_bpf_##n,					\
+	.bpf_nr_args = COUNT_ARGS(args),
+#else
+#define __MARKER_BPF(...)
+#define __MARKER_BPF_INIT(...)
+#endif
 
 /*
  * ---- Recorders: a declaration's ring-buffer event, made at compile time ----
@@ -26,7 +97,6 @@
  */
 #ifdef CONFIG_64BIT
 #include <linux/align.h>
-#include <linux/args.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
@@ -80,26 +150,6 @@ __marker_record_string(void *entry, unsigned int offset,
 	*(u32 *)(entry + offset) = (u32)len << 16 | data_offset;
 	return data_offset + len;
 }
-
-#define __MARKER_MAP0(m, i, ...)
-#define __MARKER_MAP1(m, i, v) m(i, v)
-#define __MARKER_MAP2(m, i, v, ...) m(i, v) __MARKER_MAP1(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP3(m, i, v, ...) m(i, v) __MARKER_MAP2(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP4(m, i, v, ...) m(i, v) __MARKER_MAP3(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP5(m, i, v, ...) m(i, v) __MARKER_MAP4(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP6(m, i, v, ...) m(i, v) __MARKER_MAP5(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP7(m, i, v, ...) m(i, v) __MARKER_MAP6(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP8(m, i, v, ...) m(i, v) __MARKER_MAP7(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP9(m, i, v, ...) m(i, v) __MARKER_MAP8(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP10(m, i, v, ...) m(i, v) __MARKER_MAP9(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP11(m, i, v, ...) m(i, v) __MARKER_MAP10(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP12(m, i, v, ...) m(i, v) __MARKER_MAP11(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP13(m, i, v, ...) m(i, v) __MARKER_MAP12(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP14(m, i, v, ...) m(i, v) __MARKER_MAP13(m, i + 1, __VA_ARGS__)
-#define __MARKER_MAP15(m, i, v, ...) m(i, v) __MARKER_MAP14(m, i + 1, __VA_ARGS__)
-/* m(index, value) for each value: up to 15, as COUNT_ARGS() counts. */
-#define __MARKER_MAP(m, values...)					\
-	CONCATENATE(__MARKER_MAP, COUNT_ARGS(values))(m, 0, ## values)
 
 /* A value stored as a string: a char pointer or array. */
 #define __MARKER_REC_IS_STR(v)						\

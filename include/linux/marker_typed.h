@@ -49,6 +49,8 @@ int marker_probe_register_typed(struct marker_typed *typed, void *probe,
 				void *probe_private);
 int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
 				  void *probe_private);
+struct module;
+struct marker_typed *marker_typed_get(const char *name, struct module **owner);
 
 void __marker_call_varargs(const struct marker *marker, void *func,
 			   void *probe_private, ...);
@@ -140,7 +142,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 			    __MARKER_PARAMS(values))
 #define __MARKER_DEFINE_CREATE_MARKERS(...)
 
-#define __MARKER_TYPED_INIT(n, fmt) {					\
+#define __MARKER_TYPED_INIT(n, fmt, args...) {				\
 		.marker = {						\
 			.name = #n,					\
 			.format = fmt,					\
@@ -152,6 +154,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 		.iterator_typed = __marker_iter_typed_##n,		\
 		.stub = __marker_stub_##n,				\
 		.recorder = __MARKER_RECORDER_FUNC(n),			\
+		__MARKER_BPF_INIT(n, args)				\
 	}
 
 /**
@@ -208,10 +211,11 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 	/* A detached typed probe's stub is called as typed probes are. */ \
 	static_assert(__same_type(&__marker_stub_##n, &__marker_iter_##n)); \
 	__MARKER_RECORDER(n, __MARKER_PARAMS(proto), __MARKER_PARAMS(values)) \
+	__MARKER_BPF(n, __MARKER_PARAMS(proto), __MARKER_PARAMS(args))	\
 	/* Its own alignment, not the compiler's 32 bytes for a large object. */ \
 	struct marker_typed __marker_typed_##n				\
 		__aligned(__alignof__(struct marker_typed)) =		\
-		__MARKER_TYPED_INIT(n, fmt);				\
+		__MARKER_TYPED_INIT(n, fmt, __MARKER_PARAMS(args));	\
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
 	__MARKER_EXPORT_CALL(n);					\
 	static noinline void notrace					\
@@ -252,12 +256,18 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 			__marker_iter_va_##n(__p + 1, args);		\
 	}
 
-/* The ring-buffer recorder each declaration defines (__MARKER_RECORDER()). */
+/*
+ * What each declaration generates for the faces from its lists: its
+ * ring-buffer recorder (__MARKER_RECORDER()) and its raw BPF shim
+ * (__MARKER_BPF()).
+ */
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS
 #include <linux/marker_record.h>
 #else
 #define __MARKER_RECORDER(...)
 #define __MARKER_RECORDER_FUNC(...)	NULL
+#define __MARKER_BPF(...)
+#define __MARKER_BPF_INIT(...)
 #endif
 
 #else /* !CONFIG_MARKERS */

@@ -28,7 +28,10 @@
  *
  * The debugfs file marker_benchmark/registration measures registration
  * again on each read, for the marker sites loaded by then, e.g. after
- * loading a module with thousands more.
+ * loading a module with thousands more. marker_benchmark/measure
+ * measures a site's loop with whatever a user program attached to it
+ * meanwhile (BPF programs, harness/bench-bpf.c) and prints rows of the
+ * figures (marker_bench_measure_write()).
  *
  * No figure is judged: the module fails to load only when something does
  * not work, such as a disabled marker evaluating its arguments, a probe
@@ -50,6 +53,7 @@
 #include <linux/timex.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_events.h>
+#include <linux/uaccess.h>
 
 #define CREATE_TRACE_POINTS
 #include "marker_benchmark.h"
@@ -639,6 +643,107 @@ static int marker_bench_registration_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(marker_bench_registration);
 
+/* ---- Measures on request, for what user space attaches ---- */
+
+#define MARKER_BENCH_SLOTS	4
+
+static s64 marker_bench_slot[MARKER_BENCH_SLOTS];
+
+static const struct {
+	const char *name;
+	marker_bench_loop_t loop;
+} marker_bench_loops[] = {
+	{ "tracepoint", marker_bench_loop_tracepoint },
+	{ "marker", marker_bench_loop_marker },
+	{ "typed", marker_bench_loop_typed },
+};
+
+/*
+ * Attach (@set) or detach an empty probe on the site of the loop @name:
+ * the tracepoint's, or one with a format on marker_bench or
+ * marker_bench_typed. Context: process.
+ */
+static int marker_bench_probe_set(const char *name, unsigned int set)
+{
+	const char *marker = !strcmp(name, "marker") ? "marker_bench" :
+			     !strcmp(name, "typed") ? "marker_bench_typed" : NULL;
+
+	if (!strcmp(name, "tracepoint")) {
+		if (set)
+			return register_trace_marker_bench(marker_bench_tp_empty,
+							   NULL);
+		unregister_trace_marker_bench(marker_bench_tp_empty, NULL);
+		tracepoint_synchronize_unregister();
+		return 0;
+	}
+	if (!marker)
+		return -EINVAL;
+	if (set)
+		return marker_probe_register(marker, MARKER_BENCH_FORMAT,
+					     marker_bench_probe_empty, NULL);
+	marker_probe_unregister(marker, marker_bench_probe_empty, NULL);
+	marker_synchronize_unregister();
+	return 0;
+}
+
+/*
+ * Write "measure SLOT LOOP": the cost per hit of LOOP's site (tracepoint,
+ * marker or typed: trace_marker_bench(), trace_mark() or
+ * mark_marker_bench_typed()), net of the empty loop as every per-hit
+ * figure, into SLOT; "row TP MK MEASURE": the table's row MEASURE of the
+ * figures in slots TP and MK, to the kernel log as the module's rows;
+ * "probe LOOP 1" (or 0): attach (detach) an empty probe to LOOP's site,
+ * the tracepoint's or one with a format (what the perf path of marker
+ * events attaches), to measure what a path is made of. Each measure hits
+ * the site runs * loops times. Context: process.
+ */
+static ssize_t marker_bench_measure_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	unsigned int slot, tp, mk, set, i;
+	char buf[160], name[16];
+	ssize_t ret = count;
+	int n = 0;
+
+	if (count >= sizeof(buf))
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+
+	mutex_lock(&marker_bench_mutex);
+	if (sscanf(buf, "measure %u %15s", &slot, name) == 2 &&
+	    slot < MARKER_BENCH_SLOTS) {
+		for (i = 0; i < ARRAY_SIZE(marker_bench_loops); i++)
+			if (!strcmp(name, marker_bench_loops[i].name))
+				break;
+		if (i < ARRAY_SIZE(marker_bench_loops))
+			marker_bench_slot[slot] =
+				marker_bench_per_hit(marker_bench_loops[i].loop);
+		else
+			ret = -EINVAL;
+	} else if (sscanf(buf, "probe %15s %u", name, &set) == 2) {
+		n = marker_bench_probe_set(name, set);
+		if (n)
+			ret = n;
+	} else if (sscanf(buf, "row %u %u %n", &tp, &mk, &n) == 2 && n &&
+		   tp < MARKER_BENCH_SLOTS && mk < MARKER_BENCH_SLOTS) {
+		marker_bench_row(NULL, buf + n, marker_bench_slot[tp],
+				 marker_bench_slot[mk]);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&marker_bench_mutex);
+	return ret;
+}
+
+static const struct file_operations marker_bench_measure_fops = {
+	.owner = THIS_MODULE,
+	.write = marker_bench_measure_write,
+};
+
 static int __init marker_bench_init(void)
 {
 	int ret;
@@ -674,6 +779,8 @@ static int __init marker_bench_init(void)
 	marker_bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("registration", 0444, marker_bench_dir, NULL,
 			    &marker_bench_registration_fops);
+	debugfs_create_file("measure", 0200, marker_bench_dir, NULL,
+			    &marker_bench_measure_fops);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/marker_typed.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -318,3 +319,42 @@ int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
 }
 EXPORT_SYMBOL_GPL(marker_probe_unregister_typed);
 
+/**
+ * marker_typed_get - find a typed marker's declaration by name
+ * @name: the marker's name
+ * @owner: set to the declaration's module, NULL for the core kernel
+ *
+ * For faces that attach a declaration's own typed probes by name (its
+ * raw BPF shim): the declaration stays while its module is held, which
+ * the caller releases with module_put(*@owner) once it no longer uses
+ * the declaration.
+ *
+ * Context: process; takes marker_mutex.
+ *
+ * Return: the declaration, its module held; ERR_PTR(-ENOENT) if no
+ * marker has @name (or its module is on its way out), ERR_PTR(-EOPNOTSUPP)
+ * if the name's sites are trace_mark() sites, which have no prototype.
+ */
+struct marker_typed *marker_typed_get(const char *name, struct module **owner)
+{
+	struct marker_typed *t = ERR_PTR(-ENOENT);
+	struct marker_entry *e;
+	struct module *mod;
+
+	mutex_lock(&marker_mutex);
+	e = marker_entry_find(name);
+	if (e && e->typed) {
+		/* Its module's notifier waits for the mutex to remove it */
+		preempt_disable();
+		mod = __module_address((unsigned long)e->typed);
+		if (try_module_get(mod)) {
+			t = e->typed;
+			*owner = mod;
+		}
+		preempt_enable();
+	} else if (e && e->nr_markers) {
+		t = ERR_PTR(-EOPNOTSUPP);
+	}
+	mutex_unlock(&marker_mutex);
+	return t;
+}

@@ -11,6 +11,13 @@
  * of the wrong type or reading past the last field, on an event without
  * fields (markers:example_noargs of samples/markers) too.
  *
+ * The raw_* tests attach a hand-assembled BPF_PROG_TYPE_RAW_TRACEPOINT
+ * program to the typed marker futex_wait with
+ * bpf(BPF_RAW_TRACEPOINT_OPEN, "markers:futex_wait"): it reads the
+ * marker's C arguments as u64s, and the kernel refuses unknown names,
+ * trace_mark() markers, reads past the arguments and other program types;
+ * on a module's typed marker, the link holds the module.
+ *
  * Needs root, tracefs at /sys/kernel/tracing and CONFIG_BPF_EVENTS.
  */
 #define _GNU_SOURCE
@@ -135,6 +142,46 @@ static void ld_map_fd(struct prog *p, uint8_t dst, int fd)
 }
 
 /*
+ * With r6 = ctx and r7 = val: if ((val >> 16) == MAGIC_HI) { r0 = &map[0];
+ * r0->hits++; r0->val_sum += val; } else to the end, through the jumps
+ * in @skip (emit_end() lands them).
+ */
+static void emit_count(struct prog *p, int map_fd, int skip[2])
+{
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
+	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
+	skip[0] = emit(p, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0, MAGIC_HI);
+	emit(p, BPF_ST | BPF_W | BPF_MEM, BPF_REG_10, 0, -4, 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+	ld_map_fd(p, BPF_REG_1, map_fd);
+	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	skip[1] = emit(p, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 8, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 8, 0);
+}
+
+/* *(u64 *)(r0 + @map_off) = *(@size *)(ctx + @ctx_off) */
+static void emit_copy(struct prog *p, int size, int ctx_off, int map_off)
+{
+	emit(p, BPF_LDX | size | BPF_MEM, BPF_REG_1, BPF_REG_6, ctx_off, 0);
+	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, map_off, 0);
+}
+
+/* The end the jumps of emit_count() land on: return 0. */
+static void emit_end(struct prog *p, int skip[2])
+{
+	land(p, skip[0]);
+	land(p, skip[1]);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/*
  * if ((val >> 16) == MAGIC_HI) {
  *	s = map[0];
  *	s->hits++; s->val_sum += val;
@@ -146,37 +193,16 @@ static void build_counter(struct prog *p, int map_fd, struct field *val,
 			  struct field *op, struct field *ret,
 			  struct field *timeout)
 {
-	int skip1, skip2;
+	int skip[2];
 
 	p->len = 0;
 	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
 	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_7, BPF_REG_6, val->offset, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
-	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
-	skip1 = emit(p, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0, MAGIC_HI);
-	emit(p, BPF_ST | BPF_W | BPF_MEM, BPF_REG_10, 0, -4, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
-	ld_map_fd(p, BPF_REG_1, map_fd);
-	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	skip2 = emit(p, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 1);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 0, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_0, 8, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 8, 0);
-	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_1, BPF_REG_6, op->offset, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 16, 0);
-	emit(p, BPF_LDX | BPF_W | BPF_MEM, BPF_REG_1, BPF_REG_6, ret->offset, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 24, 0);
-	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_1, BPF_REG_6,
-	     timeout->offset, 0);
-	emit(p, BPF_STX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1, 32, 0);
-	land(p, skip1);
-	land(p, skip2);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	emit_count(p, map_fd, skip);
+	emit_copy(p, BPF_W, op->offset, 16);
+	emit_copy(p, BPF_W, ret->offset, 24);
+	emit_copy(p, BPF_DW, timeout->offset, 32);
+	emit_end(p, skip);
 }
 
 static char verifier_log[65536];
@@ -253,6 +279,35 @@ static int map_read(int map_fd, struct seen *s)
 	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
 }
 
+/* An array map of one struct seen: its fd, or -1 with errno set. */
+static int create_seen_map(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = sizeof(struct seen);
+	attr.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+/*
+ * Load "r0 = *(u64 *)(ctx + @offset); return 0", or "return 0" for a
+ * negative @offset, as a program of @type: its fd, or -1.
+ */
+static int load_read_at(enum bpf_prog_type type, int offset)
+{
+	struct prog p = { .len = 0 };
+
+	if (offset >= 0)
+		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
+		     offset, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return load_prog(&p, type);
+}
+
 FIXTURE(futex_wait) {
 	struct field val, op, ret, timeout, last;
 	int map_fd;
@@ -263,8 +318,6 @@ FIXTURE(futex_wait) {
 
 FIXTURE_SETUP(futex_wait)
 {
-	union bpf_attr attr;
-
 	self->map_fd = -1;
 	self->prog_fd = -1;
 	self->event_fd = -1;
@@ -279,14 +332,9 @@ FIXTURE_SETUP(futex_wait)
 	/* The format's last field: ret, after timeout_ns */
 	ASSERT_GT(self->ret.offset, self->timeout.offset);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(struct seen);
-	attr.max_entries = 1;
 	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
 		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
-	self->map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	self->map_fd = create_seen_map();
 	ASSERT_LE(0, self->map_fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 
 	build_counter(&self->prog, self->map_fd, &self->val, &self->op,
@@ -439,15 +487,9 @@ TEST_F(futex_wait, refuse_read_past_record)
  */
 static int attach_read_at(const char *dir, int offset)
 {
-	struct prog p = { .len = 0 };
 	int event_fd, fd, ret, err;
 
-	if (offset >= 0)
-		emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_0, BPF_REG_1,
-		     offset, 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	fd = load_prog(&p, BPF_PROG_TYPE_TRACEPOINT);
+	fd = load_read_at(BPF_PROG_TYPE_TRACEPOINT, offset);
 	if (fd < 0)
 		return -1000;
 	event_fd = open_event_at(dir);
@@ -495,6 +537,207 @@ TEST(refuse_read_past_fieldless_record)
 	EXPECT_EQ(-EACCES, attach_read_at(dir, 512))
 		TH_LOG("a read at offset 512, far past the record, was not refused");
 	EXPECT_EQ(0, unload_module_name("marker_example"));
+}
+
+/* ---- Raw tracepoint programs on a typed marker ---- */
+
+#define RAW_NAME	"markers:futex_wait"
+/* futex_wait's prototype: uaddr, op, val, bitset, timeout, ret */
+#define RAW_ARG_OP	1
+#define RAW_ARG_VAL	2
+#define RAW_ARG_BITSET	3
+#define RAW_ARG_RET	5
+#define RAW_NR_ARGS	6
+#define RAW_ARG(n)	((n) * 8)
+
+/*
+ * As build_counter(), from the u64 arguments: counts the waits whose val
+ * has MAGIC_HI in its top 16 bits, sums val, keeps the last op, ret and
+ * bitset (in ->timeout_ns).
+ */
+static void build_raw_counter(struct prog *p, int map_fd)
+{
+	int skip[2];
+
+	p->len = 0;
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
+	emit(p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_7, BPF_REG_6,
+	     RAW_ARG(RAW_ARG_VAL), 0);
+	emit_count(p, map_fd, skip);
+	emit_copy(p, BPF_DW, RAW_ARG(RAW_ARG_OP), 16);
+	emit_copy(p, BPF_DW, RAW_ARG(RAW_ARG_RET), 24);
+	emit_copy(p, BPF_DW, RAW_ARG(RAW_ARG_BITSET), 32);
+	emit_end(p, skip);
+}
+
+/* bpf(BPF_RAW_TRACEPOINT_OPEN): the link's fd, or -1 with errno set. */
+static int raw_open(const char *name, int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (uintptr_t)name;
+	attr.raw_tracepoint.prog_fd = prog_fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
+/*
+ * Open @name with "r0 = *(u64 *)(ctx + @offset); return 0" (or "return
+ * 0" for a negative @offset), a program of @type: 0 or -errno of the
+ * open, -1000 if the verifier refused the program.
+ */
+static int raw_open_read_at(const char *name, enum bpf_prog_type type,
+			    int offset)
+{
+	int fd, link_fd, err;
+
+	fd = load_read_at(type, offset);
+	if (fd < 0)
+		return -1000;
+	link_fd = raw_open(name, fd);
+	err = errno;
+	if (link_fd >= 0)
+		close(link_fd);
+	close(fd);
+	return link_fd >= 0 ? 0 : -err;
+}
+
+FIXTURE(raw_futex_wait) {
+	int map_fd;
+	int prog_fd;
+	struct prog prog;
+};
+
+FIXTURE_SETUP(raw_futex_wait)
+{
+	self->map_fd = -1;
+	self->prog_fd = -1;
+	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
+		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
+	self->map_fd = create_seen_map();
+	ASSERT_LE(0, self->map_fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	build_raw_counter(&self->prog, self->map_fd);
+	self->prog_fd = load_prog(&self->prog, BPF_PROG_TYPE_RAW_TRACEPOINT);
+	ASSERT_LE(0, self->prog_fd);
+}
+
+FIXTURE_TEARDOWN(raw_futex_wait)
+{
+	if (self->prog_fd >= 0)
+		close(self->prog_fd);
+	if (self->map_fd >= 0)
+		close(self->map_fd);
+}
+
+/*
+ * 5 waits seen with the marker's C arguments, the link named as the
+ * marker, and no more counting once the link is closed.
+ */
+TEST_F(raw_futex_wait, count_args_and_detach)
+{
+	struct bpf_link_info info;
+	union bpf_attr attr;
+	char name[64];
+	struct seen s;
+	int link_fd;
+
+	link_fd = raw_open(RAW_NAME, self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN %s: %s",
+				     RAW_NAME, strerror(errno));
+	ASSERT_EQ(0, futex_waits(1, 5));
+	ASSERT_EQ(0, map_read(self->map_fd, &s));
+	EXPECT_EQ(5, s.hits);
+	EXPECT_EQ(5ULL * MAGIC(0) + 1 + 2 + 3 + 4 + 5, s.val_sum);
+	EXPECT_EQ(FUTEX_WAIT_PRIVATE, s.op);
+	/* An int argument is zero-extended, as a tracepoint's */
+	EXPECT_EQ((uint64_t)(uint32_t)-EAGAIN, s.ret);
+	/* FUTEX_WAIT waits for any bit: FUTEX_BITSET_MATCH_ANY */
+	EXPECT_EQ(0xffffffffULL, s.timeout_ns);
+
+	memset(&info, 0, sizeof(info));
+	info.raw_tracepoint.tp_name = (uintptr_t)name;
+	info.raw_tracepoint.tp_name_len = sizeof(name);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = link_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	ASSERT_EQ(0, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		TH_LOG("BPF_OBJ_GET_INFO_BY_FD: %s", strerror(errno));
+	EXPECT_EQ(BPF_LINK_TYPE_RAW_TRACEPOINT, info.type);
+	EXPECT_STREQ(RAW_NAME, name);
+	EXPECT_EQ(sizeof(RAW_NAME), info.raw_tracepoint.tp_name_len);
+
+	/* Closing the link detaches the program */
+	close(link_fd);
+	ASSERT_EQ(0, futex_waits(1, 3));
+	ASSERT_EQ(0, map_read(self->map_fd, &s));
+	EXPECT_EQ(5, s.hits);
+}
+
+/* No marker of the name, or no "markers:" prefix: -ENOENT */
+TEST_F(raw_futex_wait, unknown_name)
+{
+	EXPECT_EQ(-1, raw_open("markers:no_such_marker", self->prog_fd));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, raw_open("futex_wait_no_such_tracepoint", self->prog_fd));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, raw_open("markers:", self->prog_fd));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+/* The last argument may be read; a read past it is refused, -EINVAL */
+TEST_F(raw_futex_wait, ctx_past_args)
+{
+	EXPECT_EQ(0, raw_open_read_at(RAW_NAME, BPF_PROG_TYPE_RAW_TRACEPOINT,
+				      RAW_ARG(RAW_NR_ARGS - 1)));
+	EXPECT_EQ(-EINVAL,
+		  raw_open_read_at(RAW_NAME, BPF_PROG_TYPE_RAW_TRACEPOINT,
+				   RAW_ARG(RAW_NR_ARGS)));
+}
+
+/* A tracepoint program is refused as raw tracepoints refuse it */
+TEST_F(raw_futex_wait, wrong_prog_type)
+{
+	EXPECT_EQ(-EINVAL, raw_open_read_at(RAW_NAME, BPF_PROG_TYPE_TRACEPOINT,
+					    -1));
+}
+
+/* A trace_mark() marker has no prototype: -EOPNOTSUPP */
+TEST_F(raw_futex_wait, untyped_marker)
+{
+	int ret;
+
+	ret = load_module_file("marker-example.ko");
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST)
+		TH_LOG("loading %s/marker-example.ko: %s", module_dir(),
+		       strerror(-ret));
+	EXPECT_EQ(-1, raw_open("markers:example_int", self->prog_fd));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(0, unload_module_name("marker_example"));
+}
+
+/*
+ * A typed marker of a module (test_markers_typed): the link holds the
+ * module, which cannot be removed until the link is closed.
+ */
+TEST_F(raw_futex_wait, module_held)
+{
+	char refcnt[16];
+	int ret, link_fd;
+
+	ret = load_module_file("test_markers_typed.ko");
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST)
+		TH_LOG("loading %s/test_markers_typed.ko: %s", module_dir(),
+		       strerror(-ret));
+	link_fd = raw_open("markers:test_typed_fixed", self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s",
+				     strerror(errno));
+	ASSERT_EQ(0, read_file_at("/sys/module/test_markers_typed", "refcnt",
+				  refcnt, sizeof(refcnt)));
+	EXPECT_STREQ("1\n", refcnt);
+	EXPECT_EQ(-EWOULDBLOCK, unload_module_name("test_markers_typed"));
+	close(link_fd);
+	EXPECT_EQ(0, unload_module_name("test_markers_typed"));
 }
 
 TEST_HARNESS_MAIN
