@@ -415,7 +415,7 @@ struct marker_typed {
 	void *stub;
 	void *entry;
 	void *recorder;
-#if defined(CONFIG_BPF_EVENTS) && defined(CONFIG_MARKERS_TRACE)
+#if defined(CONFIG_BPF_EVENTS) && defined(CONFIG_MARKERS_TRACE_RECORDERS)
 	void *bpf_func;
 	unsigned int bpf_nr_args;
 #endif
