@@ -662,10 +662,12 @@ int marker_bench_systems(void)
 	if (ret)
 		return ret;
 
+	snprintf(measure, sizeof(measure),
+		 "the first event enabled (%s:%s), ftrace's comm recording with it: call IPIs",
+		 MARKER_BENCH_FIRST_SYSTEM, MARKER_BENCH_FIRST_EVENT);
 	if (marker_bench_have_ipis())
-		marker_bench_row(NULL,
-				 "the first event enabled (" MARKER_BENCH_FIRST_SYSTEM ":" MARKER_BENCH_FIRST_EVENT "), ftrace's comm recording with it: call IPIs",
-				 (s64)first.ipis * 10, MARKER_BENCH_NA);
+		marker_bench_row(NULL, measure, (s64)first.ipis * 10,
+				 MARKER_BENCH_NA);
 	snprintf(measure, sizeof(measure),
 		 "all events of a system (%u tracepoints, %u markers), comm recording already on",
 		 MARKER_BENCH_POINTS + 1, marker_bench_count_names());

@@ -435,8 +435,10 @@ int marker_sites_unlock(void)
  * (and fail as always) and published, but no site is patched:
  * marker_patch_batch_end() patches every site they changed in one batch,
  * and retargets the static calls of the typed markers they changed
- * together, in one more (__marker_calls_after()). ftrace opens one around enabling or disabling the events of a whole
- * system, so enabling every marker event costs one set of sync rounds.
+ * together, in one more (__marker_calls_after()). ftrace opens one
+ * around enabling or disabling the events of a whole system, so enabling
+ * every marker event costs one set of sync rounds (and one more for the
+ * static calls).
  * Meanwhile a site may still be a NOP though its probes are attached (its
  * events are not seen yet), or a jump though they are not (it finds no
  * probes). The batch is the caller's: other tasks' registrations patch
