@@ -51,8 +51,10 @@ static unsigned int marker_array_typed(struct marker_probe_array *a)
 /*
  * A typed marker's name-wide state goes with its last mark_<name>() site
  * and typed probe: its struct marker_typed may belong to a module on its
- * way out. Its static call is one of its iterators by then (no typed
- * probe), and the struct keeps which for when the name is typed again.
+ * way out. Its static call is one of its iterators by then, or still its
+ * last direct probe (no array: no site calls it, and the next array
+ * moves it first, see marker_call_serves()); the struct keeps which
+ * (->call) for when the name is typed again.
  */
 void __marker_entry_untype(struct marker_entry *e)
 {
