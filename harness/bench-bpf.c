@@ -254,18 +254,5 @@ int main(void)
 		close(fd);
 	}
 	row(0, 1, "raw BPF program (map counter) on a typed marker");
-
-	/*
-	 * What the perf path of a marker event starts with: its probe has a
-	 * format, reached through the varargs entry (trace_mark()'s is a row
-	 * of the module's own).
-	 */
-	tell("probe tracepoint 1");
-	tell("probe typed 1");
-	measure_plain(0, "tracepoint");
-	measure_plain(1, "typed");
-	tell("probe typed 0");
-	tell("probe tracepoint 0");
-	row(0, 1, "enabled, 1 empty probe with a format (the perf path's entry): mark_<name>()");
 	return 0;
 }

@@ -366,9 +366,13 @@ struct marker_probe {
  * then a slot whose ->func is NULL, then the probes with a format, then
  * another NULL slot: each group ends where its ->func is NULL, as a
  * tracepoint's array does, and keeps its registration order. ->nr counts
- * the probes, ->nr_slots the slots. ->data is the first slot's private
- * pointer: a typed marker's static call passes it to its only probe.
- * ->varargs is the first slot after the typed group's end.
+ * the probes, ->nr_slots the slots. ->data is what a typed marker's
+ * static call is given: the first slot's private pointer, for its only
+ * typed probe, or without typed probes ->varargs, for its iterator of
+ * probes with a format. ->varargs is the first slot after the typed
+ * group's end; that end's private pointer is the struct marker of the
+ * typed marker the array is published to, which its probes with a format
+ * are given (marker_array_name()).
  */
 struct marker_probe_array {
 	struct rcu_head rcu;
@@ -384,7 +388,8 @@ struct marker_probe_array {
  * The name-wide part of a marker declared with DECLARE_MARKER(), defined
  * once (CREATE_MARKERS): the probes of all its sites, its static call and
  * the iterators that call several probes: ->iterator every probe,
- * ->iterator_typed the typed probes of an array that has no others.
+ * ->iterator_typed the typed probes of an array that has no others,
+ * ->iterator_va the probes with a format of an array without typed ones.
  * ->marker names it to probes with a format. ->call is what the static
  * call calls (NULL: ->iterator) and ->call_data the data of the array it
  * was switched for; the registry keeps them, under its mutex, here with
@@ -409,6 +414,7 @@ struct marker_typed {
 	void *tramp;
 	void *iterator;
 	void *iterator_typed;
+	void *iterator_va;
 	void *call;
 	void *call_data;
 	unsigned long call_gp;

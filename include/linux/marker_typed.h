@@ -52,8 +52,7 @@ int marker_probe_unregister_typed(struct marker_typed *typed, void *probe,
 struct module;
 struct marker_typed *marker_typed_get(const char *name, struct module **owner);
 
-void __marker_call_varargs(const struct marker *marker, void *func,
-			   void *probe_private, ...);
+void __marker_call_varargs(const struct marker_probe *p, ...);
 
 /*
  * A mark_<name>() site: as __trace_mark(), and when enabled the typed call,
@@ -152,6 +151,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 		.tramp = STATIC_CALL_TRAMP_ADDR(marker_call_##n),	\
 		.iterator = __marker_iter_##n,				\
 		.iterator_typed = __marker_iter_typed_##n,		\
+		.iterator_va = __marker_iter_va_##n,			\
 		.stub = __marker_stub_##n,				\
 		.recorder = __MARKER_RECORDER_FUNC(n),			\
 		__MARKER_BPF_INIT(n, args)				\
@@ -199,11 +199,19 @@ void __marker_call_varargs(const struct marker *marker, void *func,
  * one, without a recursion guard, as tracepoint probes are; probes with a
  * format get __marker_call_varargs(), which keeps the guard. The static
  * call calls __marker_iter_typed_<name>() while the array holds typed
- * probes only, so that a tracepoint's iterator is all it costs.
+ * probes only, so that a tracepoint's iterator is all it costs, and
+ * __marker_iter_va_<name>() while it holds probes with a format only (the
+ * faces' perf path): the site gives it the first of them (the array's
+ * ->data then), and it hands that and the values straight to
+ * __marker_call_varargs(), as a trace_mark() site hands its marker and
+ * arguments to __marker_probe_call(): where the values are the
+ * arguments, in their order, it is a jump.
  */
 #define __MARKER_DEFINE_(n, proto, args, fmt, values)			\
 	static void notrace						\
 	__marker_iter_typed_##n(void *__data, __MARKER_PARAMS(proto));	\
+	static void notrace						\
+	__marker_iter_va_##n(void *__data, __MARKER_PARAMS(proto));	\
 	static void notrace						\
 	__marker_stub_##n(void *__data, __MARKER_PARAMS(proto))	\
 	{								\
@@ -218,15 +226,10 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 		__MARKER_TYPED_INIT(n, fmt, __MARKER_PARAMS(args));	\
 	DEFINE_STATIC_CALL(marker_call_##n, __marker_iter_##n);		\
 	__MARKER_EXPORT_CALL(n);					\
-	static noinline void notrace					\
-	__marker_iter_va_##n(struct marker_probe *__p, __MARKER_PARAMS(proto)) \
+	static void notrace						\
+	__marker_iter_va_##n(void *__data, __MARKER_PARAMS(proto))	\
 	{								\
-		void *__func;						\
-									\
-		for (; (__func = READ_ONCE(__p->func)); __p++)		\
-			__marker_call_varargs(&__marker_typed_##n.marker,	\
-					      __func, __p->probe_private, \
-					      values);			\
+		__marker_call_varargs(__data, values);			\
 	}								\
 	static __always_inline struct marker_probe *			\
 	__marker_call_typed_##n(__MARKER_PARAMS(proto))			\
@@ -253,7 +256,7 @@ void __marker_call_varargs(const struct marker *marker, void *func,
 		struct marker_probe *__p = __marker_call_typed_##n(args);	\
 									\
 		if (__p && unlikely(READ_ONCE(__p[1].func)))		\
-			__marker_iter_va_##n(__p + 1, args);		\
+			__marker_call_varargs(__p + 1, values);		\
 	}
 
 /*

@@ -531,6 +531,65 @@ out_read:
 	return ret;
 }
 
+/*
+ * Probes with a format on the typed site, what the faces' perf path
+ * attaches to every kernel marker: alone (the static call calls their
+ * iterator), two of them, and beside a typed probe (the iterator of every
+ * probe), against a tracepoint with as many probes. Their trace_mark()
+ * twins are the rows "enabled, 1 empty probe: trace_mark()" and
+ * "enabled, 2 empty probes: trace_mark()". Context: process.
+ */
+static int marker_bench_checked(void)
+{
+	void *p0 = &marker_bench_private[0], *p1 = &marker_bench_private[1];
+	s64 tp;
+	int ret;
+
+	ret = register_trace_marker_bench(marker_bench_tp_empty, p0);
+	if (ret)
+		return ret;
+	ret = marker_probe_register("marker_bench_typed", MARKER_BENCH_FORMAT,
+				    marker_bench_probe_empty, p0);
+	if (ret)
+		goto out_tp0;
+	tp = marker_bench_per_hit(marker_bench_loop_tracepoint);
+	marker_bench_row(NULL,
+			 "enabled, 1 empty probe with a format: mark_<name>()",
+			 tp, marker_bench_per_hit(marker_bench_loop_typed));
+
+	ret = register_trace_marker_bench(marker_bench_tp_empty, p1);
+	if (ret)
+		goto out_checked0;
+	ret = marker_probe_register("marker_bench_typed", MARKER_BENCH_FORMAT,
+				    marker_bench_probe_empty, p1);
+	if (ret)
+		goto out_tp1;
+	tp = marker_bench_per_hit(marker_bench_loop_tracepoint);
+	marker_bench_row(NULL,
+			 "enabled, 2 empty probes with a format: mark_<name>()",
+			 tp, marker_bench_per_hit(marker_bench_loop_typed));
+	marker_probe_unregister("marker_bench_typed", marker_bench_probe_empty,
+				p1);
+
+	ret = register_mark_marker_bench_typed(marker_bench_typed_empty, p1);
+	if (ret)
+		goto out_tp1;
+	marker_bench_row(NULL,
+			 "enabled, 1 typed and 1 empty probe with a format: mark_<name>()",
+			 tp, marker_bench_per_hit(marker_bench_loop_typed));
+	unregister_mark_marker_bench_typed(marker_bench_typed_empty, p1);
+out_tp1:
+	unregister_trace_marker_bench(marker_bench_tp_empty, p1);
+out_checked0:
+	marker_probe_unregister("marker_bench_typed", marker_bench_probe_empty,
+				p0);
+out_tp0:
+	unregister_trace_marker_bench(marker_bench_tp_empty, p0);
+	tracepoint_synchronize_unregister();
+	marker_synchronize_unregister();
+	return ret;
+}
+
 /* ---- Trace events ---- */
 
 /*
@@ -759,6 +818,8 @@ static int __init marker_bench_init(void)
 	ret = marker_bench_disabled();
 	if (!ret)
 		ret = marker_bench_enabled();
+	if (!ret)
+		ret = marker_bench_checked();
 	if (!ret)
 		ret = marker_bench_events();
 	if (!ret)

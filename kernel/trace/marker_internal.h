@@ -223,6 +223,7 @@ const char *marker_site_state(const struct marker_site_info *info);
 extern struct list_head marker_direct_list;
 
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t);
+void marker_array_name(struct marker_probe_array *a, struct marker_typed *t);
 void __marker_entry_untype(struct marker_entry *e);
 void __marker_update_calls_before(struct marker_update *u);
 void __marker_entry_want_direct(struct marker_entry *e);
@@ -261,6 +262,11 @@ static inline void marker_calls_after(void)
 #else
 /* No declaration can reach the registry: no name is ever typed. */
 static inline void marker_entry_type(struct marker_entry *e,
+				     struct marker_typed *t)
+{
+}
+
+static inline void marker_array_name(struct marker_probe_array *a,
 				     struct marker_typed *t)
 {
 }

@@ -74,6 +74,18 @@ VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
 	return array;
 }
 
+/*
+ * What a typed marker's sites pass to its static call: the only typed
+ * probe's private pointer, or in an array without typed probes the first
+ * probe with a format, for __marker_iter_va_<name>() (see
+ * include/linux/marker_typed.h).
+ */
+static void marker_array_set_data(struct marker_probe_array *array)
+{
+	array->data = array->nr_typed ? array->probes[0].probe_private :
+					array->varargs;
+}
+
 static unsigned int marker_array_live(struct marker_probe_array *array)
 {
 	unsigned int i, n = 0;
@@ -116,7 +128,7 @@ marker_array_copy(struct marker_probe_array *old,
 	if (add && !typed)
 		array->probes[j++] = *add;
 	array->probes[j] = (struct marker_probe){ };
-	array->data = array->probes[0].probe_private;
+	marker_array_set_data(array);
 	return array;
 }
 
@@ -283,7 +295,7 @@ int marker_update_remove_from(struct marker_update *u, struct marker_entry *e,
 			(old->nr_slots - 1 - (p - old->probes)) * sizeof(*p));
 		memset(&old->probes[old->nr_slots - 1], 0, sizeof(*p));
 		old->varargs = &old->probes[old->nr_typed + 1];
-		old->data = old->probes[0].probe_private;
+		marker_array_set_data(old);
 		return 0;
 	}
 	marker_slot(old, found)->removing = true;
@@ -367,8 +379,10 @@ static void marker_sites_publish(struct marker_update *u)
 	struct marker *m;
 
 	list_for_each_entry(e, &u->entries, update) {
-		if (e->typed)
+		if (e->typed) {
+			marker_array_name(e->pending, e->typed);
 			rcu_assign_pointer(e->typed->probes, e->pending);
+		}
 		list_for_each_entry(l, &e->markers, node) {
 			m = marker_link_marker(l);
 			if (m->flags & MARKER_FLAG_CONFLICT)

@@ -7,11 +7,12 @@
  * through a static call: the only typed probe directly, or one of the
  * marker's iterators. This file owns which: it points the static call at
  * an iterator before an array the call cannot serve is published, and at
- * a probe only after its array is published and a grace period has passed
- * since the array before was replaced, so that no CPU passes a stale
- * ->data to it, as kernel/tracepoint.c does. It also ties a declaration
+ * a probe (or at the iterator of probes with a format, which is given the
+ * first of them) only after its array is published and a grace period has
+ * passed since the array before was replaced, so that no CPU passes a
+ * stale ->data to it, as kernel/tracepoint.c does. It also ties a declaration
  * to its name's entry while the declaration has sites or typed probes.
- * It changes no probe array (marker.c) and patches no site
+ * It changes no probe array (marker_probe.c) and patches no site
  * (marker_sites.c); static_call_update() takes cpus_read_lock() and
  * text_mutex itself, so this runs with marker_mutex held and nothing else.
  */
@@ -29,14 +30,42 @@
 #include "marker_internal.h"
 
 /*
+ * The slot that ends the typed probes of @a, an array declaration @t is
+ * about to publish, holds the struct marker that __marker_call_varargs()
+ * gives the probes with a format: @t's. A CPU still in the sites of a
+ * declaration that held @a before (a module's, on its way out) reads that
+ * one's or @t's: both name the marker and its format.
+ */
+void marker_array_name(struct marker_probe_array *a, struct marker_typed *t)
+{
+	if (a)
+		WRITE_ONCE(a->probes[a->nr_typed].probe_private,
+			   (void *)&t->marker);
+}
+
+static bool marker_call_serves(struct marker_typed *t, void *call,
+			       struct marker_probe_array *a);
+
+/*
  * @e's sites and typed probes are those of declaration @t: publish @e's
- * probes there, and let @t find @e without a lookup by name.
+ * probes there, and let @t find @e without a lookup by name. A static
+ * call left where it pointed when the name was last untyped (a probe, or
+ * the iterator that takes ->data) may not serve @e's array: the array
+ * then waits, and the sites call nothing, until __marker_calls_after()
+ * has moved the call (a new site arrives here with text_mutex held,
+ * which a static call update takes).
  */
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
 {
 	e->typed = t;
 	t->entry = e;
-	rcu_assign_pointer(t->probes, e->probes);
+	marker_array_name(e->probes, t);
+	if (marker_call_serves(t, t->call, e->probes)) {
+		rcu_assign_pointer(t->probes, e->probes);
+		return;
+	}
+	if (list_empty(&e->direct))
+		list_add_tail(&e->direct, &marker_direct_list);
 }
 
 static unsigned int marker_array_typed(struct marker_probe_array *a)
@@ -53,8 +82,8 @@ static unsigned int marker_array_typed(struct marker_probe_array *a)
  * and typed probe: its struct marker_typed may belong to a module on its
  * way out. Its static call is one of its iterators by then, or still its
  * last direct probe (no array: no site calls it, and the next array
- * moves it first, see marker_call_serves()); the struct keeps which
- * (->call) for when the name is typed again.
+ * moves it first, see marker_call_serves() and marker_entry_type()); the
+ * struct keeps which (->call) for when the name is typed again.
  */
 void __marker_entry_untype(struct marker_entry *e)
 {
@@ -71,8 +100,11 @@ void __marker_entry_untype(struct marker_entry *e)
 
 /*
  * A typed marker's static call calls (struct marker_typed ->call) its only
- * typed probe, its typed iterator (typed probes only) or, NULL, its
- * iterator of every probe, which serves any array.
+ * typed probe, its typed iterator (typed probes only), its iterator of
+ * probes with a format (no typed probes; it is given the array's first
+ * such probe as ->data) or, NULL, its iterator of every probe, which
+ * serves any array. The two that take ->data are moved to only a grace
+ * period after the array before was replaced, and never before a publish.
  */
 
 /* Typed entries whose static call waits for its target. */
@@ -93,13 +125,22 @@ static bool marker_array_typed_only(struct marker_probe_array *a)
 	return a && a->nr == a->nr_typed;
 }
 
-/* The static call's best target for @a: probe, typed iterator or NULL. */
+/* The iterator that serves @a (not NULL) best. */
+static void *marker_array_iterator(struct marker_typed *t,
+				   struct marker_probe_array *a)
+{
+	if (!a->nr_typed)
+		return t->iterator_va;
+	return marker_array_typed_only(a) ? t->iterator_typed : NULL;
+}
+
+/* The static call's best target for @a: a probe or an iterator. */
 static void *marker_array_call(struct marker_typed *t,
 			       struct marker_probe_array *a)
 {
-	if (!marker_array_typed_only(a))
+	if (!a)
 		return NULL;
-	return marker_array_direct(a) ?: t->iterator_typed;
+	return marker_array_direct(a) ?: marker_array_iterator(t, a);
 }
 
 /*
@@ -117,6 +158,8 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 		return true;
 	if (call == t->iterator_typed)
 		return marker_array_typed_only(a);
+	if (call == t->iterator_va)
+		return !a->nr_typed;
 	return marker_array_direct(a) == call && a->data == t->call_data;
 }
 
@@ -206,10 +249,11 @@ void __marker_entry_want_direct(struct marker_entry *e)
 
 /*
  * After the arrays are published: a typed marker with typed probes only
- * calls its typed iterator, and with one typed probe calls it directly,
- * once no CPU can hold the ->data of an array replaced before (one grace
- * period after the last replacement, often long past). All of them are
- * retargeted together. Caller holds marker_mutex only.
+ * calls its typed iterator; with one typed probe it calls it directly,
+ * and with probes with a format only their iterator, once no CPU can hold
+ * the ->data of an array replaced before (one grace period after the last
+ * replacement, often long past). All of them are retargeted together.
+ * Caller holds marker_mutex only.
  */
 void __marker_calls_after(void)
 {
@@ -217,7 +261,9 @@ void __marker_calls_after(void)
 	struct marker_typed *t;
 	struct marker_calls c;
 	unsigned int nr = 0;
+	LIST_HEAD(waiting);
 	void *call;
+	bool wait;
 
 	list_for_each_entry(e, &marker_direct_list, direct)
 		nr++;
@@ -227,40 +273,58 @@ void __marker_calls_after(void)
 		t = e->typed;
 		if (!t)
 			continue;
+		/* An array marker_entry_type() kept back, published below. */
+		wait = rcu_access_pointer(t->probes) != e->probes;
+		if (wait)
+			list_add_tail(&e->direct, &waiting);
 		call = marker_array_call(t, e->probes);
-		if (call == t->call)
+		if (call == t->call && !wait)
 			continue;
 		if (call && call != t->iterator_typed) {
 			cond_synchronize_rcu(t->call_gp);
 			t->call_data = e->probes->data;
 		}
-		marker_calls_add(&c, e, call);
+		if (call != t->call)
+			marker_calls_add(&c, e, call);
 	}
 	marker_calls_run(&c);
+	list_for_each_entry_safe(e, tmp, &waiting, direct) {
+		list_del_init(&e->direct);
+		rcu_assign_pointer(e->typed->probes, e->probes);
+	}
 }
 
 /**
- * __marker_call_varargs - call a probe with a format from a typed marker
- * @marker: the typed marker's name and format
- * @func: the probe, a marker_probe_func
- * @probe_private: its private pointer
+ * __marker_call_varargs - call the probes with a format of a typed marker
+ * @p: the first of them in a published array of the marker; the marker's
+ *	values follow, as its format describes them
  *
- * The iterator of a DECLARE_MARKER() marker calls this with the marker's
- * values. Context: the iterator's (any, preemption disabled). A probe that
- * fires a marker in the same context on this CPU is not called again from
- * it (counted in marker_recursion_drops).
+ * The iterators of a DECLARE_MARKER() marker call this with the marker's
+ * values: it calls each probe with a format from @p on, as
+ * __marker_probe_call() calls a trace_mark() site's, with the marker's
+ * struct marker, which the slot before @p holds (marker_array_name()).
+ * Context: the iterators' (any, NMI included, preemption disabled, RCU
+ * watching); no locks, no allocation. A probe that fires a marker in the
+ * same context on this CPU is not called again from it (counted in
+ * marker_recursion_drops).
  */
-void notrace __marker_call_varargs(const struct marker *marker, void *func,
-				   void *probe_private, ...)
+void notrace __marker_call_varargs(const struct marker_probe *p, ...)
 {
-	unsigned int bit = marker_enter();
-	va_list args;
+	const struct marker *marker;
+	marker_probe_func func;
+	unsigned int bit;
+	/* Set by va_start() before each use: not worth zeroing every hit. */
+	va_list args __uninitialized;
 
+	bit = marker_enter();
 	if (unlikely(!bit))
 		return;
-	va_start(args, probe_private);
-	((marker_probe_func)func)(marker, probe_private, &args);
-	va_end(args);
+	marker = READ_ONCE(p[-1].probe_private);
+	for (; (func = READ_ONCE(p->func)); p++) {
+		va_start(args, p);
+		func(marker, p->probe_private, &args);
+		va_end(args);
+	}
 	marker_exit(bit);
 }
 EXPORT_SYMBOL_GPL(__marker_call_varargs);

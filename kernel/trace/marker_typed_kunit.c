@@ -243,6 +243,98 @@ static void marker_typed_probes(struct kunit *test)
 }
 
 /*
+ * Probes with a format alone on a typed marker (what the faces' perf path
+ * attaches): the static call calls their iterator, given the array's
+ * first such probe, and each sees the values; a typed probe joining them
+ * moves it to the iterator of every probe, which calls all three, and
+ * its leaving moves it back, a grace period after the array with the
+ * typed probe went (a CPU may still pass that array's ->data, the typed
+ * probe's private pointer, where the iterator takes its first probe).
+ */
+static void marker_typed_format_only(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_typed;
+	struct marker_kunit_seen s1 = { }, s2 = { };
+	struct marker_kunit_typed_seen t1 = { };
+	struct rcu_gp_oldstate gone;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &s1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+				t->iterator_va,
+				"a probe with a format: their iterator");
+	marker_kunit_fire_typed(5);
+	KUNIT_EXPECT_EQ(test, s1.calls, 1);
+	KUNIT_EXPECT_EQ(test, s1.a, 5);
+	KUNIT_EXPECT_EQ(test, s1.b, 10);
+	KUNIT_EXPECT_STREQ(test, s1.s, "typed");
+	KUNIT_EXPECT_PTR_EQ(test, s1.marker, &t->marker);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &s2));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+				t->iterator_va, "two: their iterator still");
+	marker_kunit_fire_typed(6);
+	KUNIT_EXPECT_EQ(test, s1.calls, 2);
+	KUNIT_EXPECT_EQ(test, s2.calls, 1);
+	KUNIT_EXPECT_EQ(test, s1.a, 6);
+	KUNIT_EXPECT_EQ(test, s2.a, 6);
+	KUNIT_EXPECT_EQ(test, s2.b, 12);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), t->iterator,
+				"and a typed probe: the iterator of every probe");
+	marker_kunit_fire_typed(7);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t1.data, (void *)&t1);
+	KUNIT_EXPECT_EQ(test, t1.a, 7);
+	KUNIT_EXPECT_EQ(test, s1.calls, 3);
+	KUNIT_EXPECT_EQ(test, s2.calls, 2);
+	KUNIT_EXPECT_EQ(test, s2.a, 7);
+
+	/* Every CPU that read the array with t1 is covered from here. */
+	get_state_synchronize_rcu_full(&gone);
+	KUNIT_ASSERT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+				t->iterator_va,
+				"the typed probe gone: their iterator again");
+	KUNIT_EXPECT_TRUE_MSG(test, poll_state_synchronize_rcu_full(&gone),
+			      "the move waited for the readers of t1's array");
+	marker_kunit_fire_typed(8);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, s1.calls, 4);
+	KUNIT_EXPECT_EQ(test, s2.calls, 3);
+	KUNIT_EXPECT_EQ(test, s1.a, 8);
+
+	/* The first one leaves: the second is the array's first now. */
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_probe, &s1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), t->iterator_va);
+	marker_kunit_fire_typed(9);
+	KUNIT_EXPECT_EQ(test, s1.calls, 4);
+	KUNIT_EXPECT_EQ(test, s2.calls, 4);
+	KUNIT_EXPECT_EQ(test, s2.a, 9);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_typed",
+						marker_kunit_probe, &s2));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), t->iterator,
+				"no probe: the iterator");
+	marker_synchronize_unregister();
+	marker_kunit_fire_typed(10);
+	KUNIT_EXPECT_EQ(test, s2.calls, 4);
+}
+
+/*
  * A typed probe can be detached through the batch API with its
  * declaration and no name, as register_mark_<name>() attaches it: the
  * registry finds the name through the declaration.
@@ -411,6 +503,76 @@ static void marker_typed_direct_waits_across_entries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0,
 			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
 							       &t2));
+	marker_synchronize_unregister();
+}
+
+/* A probe with the format "n %d". Context: any, as a probe. */
+static void marker_kunit_n_probe(const struct marker *marker, void *priv,
+				 va_list *args)
+{
+	struct marker_kunit_seen *seen = priv;
+
+	seen->calls++;
+	seen->marker = marker;
+	seen->a = va_arg(*args, int);
+}
+
+/*
+ * A declaration whose last site and typed probe went keeps its static
+ * call where it was, on the probe (no array: nothing calls it). When a
+ * site of it comes back (a module's) while the name has probes with a
+ * format, the call cannot serve their array: the array waits for the call
+ * to move, and the site then calls the probes with a format, never the
+ * old probe with their ->data. A hand-made range stands for the module.
+ */
+static void marker_typed_site_after_untyped(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker m = {
+		.name = "__marker_kunit_unsited",
+		.format = "n %d",
+		.typed = t,
+		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
+	};
+	struct marker_range r = { .markers = &m, .nr_markers = 1 };
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_seen seen = { };
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				(void *)marker_kunit_mixed_probe,
+				"untyped with its call on the probe it had");
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_unsited", "n %d",
+					      marker_kunit_n_probe, &seen));
+
+	marker_lock();
+	ret = marker_range_attach(&r);
+	marker_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator_va);
+	/* What a mark___marker_kunit_unsited(5) site does once enabled. */
+	__marker_typed_call(__marker_kunit_unsited, 5);
+	KUNIT_EXPECT_EQ_MSG(test, t1.calls, 0, "the old probe is not called");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 5);
+	KUNIT_EXPECT_PTR_EQ(test, seen.marker, &t->marker);
+
+	marker_lock();
+	marker_range_detach(&r, 1, 0);
+	marker_unlock();
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_unsited",
+						marker_kunit_n_probe, &seen));
 	marker_synchronize_unregister();
 }
 
@@ -655,10 +817,12 @@ static void marker_static_call_update_many(struct kunit *test)
 static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_declared_typed),
 	KUNIT_CASE(marker_typed_probes),
+	KUNIT_CASE(marker_typed_format_only),
 	KUNIT_CASE(marker_typed_batch_by_declaration),
 	KUNIT_CASE(marker_typed_recursion),
 	KUNIT_CASE(marker_typed_mixed_sites),
 	KUNIT_CASE(marker_typed_direct_waits_across_entries),
+	KUNIT_CASE(marker_typed_site_after_untyped),
 	KUNIT_CASE(marker_rcu_idle_skipped),
 	KUNIT_CASE(marker_typed_stub_typed),
 	KUNIT_CASE(marker_typed_batch_two_calls),
