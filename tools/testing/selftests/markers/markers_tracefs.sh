@@ -194,15 +194,16 @@ call_ipis() {
 # Other call IPIs land in the same windows on some kernels (on the
 # sanitizer kernel, enabling one event measured 31 of them), so the counts
 # are taken up to 3 times and one clean measure passes; one batch per
-# event (3 call IPIs per event and other CPU) fails every time. An arm64
-# batch is one IPI round, but ftrace's own IPIs there vary by a few from
-# one command to the next: allow 6 rounds, still far fewer than one per
-# event.
+# event (3 call IPIs per event and other CPU) fails every time. ftrace's
+# own IPIs vary by a few from one command to the next (the same "one
+# event" measured 22, 23 and 24 on x86 in one boot, while "all" stayed at
+# 26 or 27, and the margin of exactly one batch failed all three tries),
+# so x86 gets a second batch of slack; an arm64 batch is one IPI round,
+# and 6 rounds are allowed there. Both stay far below one per event.
 system_enable_ipis() {
 	local before one off all sites others slack
 	others=$(($(grep -c '^processor' /proc/cpuinfo) - 1))
-	slack=$((3 * others))
-	[ "$(uname -m)" != aarch64 ] || slack=$((6 * others))
+	slack=$((6 * others))
 	before=$(call_ipis)
 	echo 1 >"$EVENTS/example_int/enable" || fail "enable refused 1"
 	one=$(($(call_ipis) - before))
