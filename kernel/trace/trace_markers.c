@@ -910,7 +910,7 @@ static void notrace marker_event_probe_strings(const struct marker *marker,
 	__marker_event_record_strings(file, file->event_call->data, args);
 }
 
-/* The probe that records @event into an event file. */
+/* The probe that records @event into an event file. Context: process. */
 static marker_probe_func marker_event_probe_of(const struct marker_event *event)
 {
 	if (event->nr_pid_fields)
@@ -1263,7 +1263,7 @@ static void marker_event_set_typed(struct marker_event *event,
  * strings, from the register save area: MARKER_EVENT_REGS_U32(n) or
  * _U64(n) when its n fields, at most MARKER_EVENT_REGS_MAX, all have 4
  * bytes (ints) or all 8 (long longs; pointers on 64-bit), else
- * MARKER_EVENT_REGS_PUT.
+ * MARKER_EVENT_REGS_PUT. Context: process, building the event.
  */
 static unsigned char marker_event_regs_store(const struct marker_event *event)
 {
@@ -1304,6 +1304,7 @@ static unsigned char marker_event_regs_store(const struct marker_event *event)
 /*
  * Whether a record of @event with every string at its longest may be too
  * large for a ring buffer, so that marker_event_write() must fit it.
+ * Context: process, building the event.
  */
 static bool marker_event_may_not_fit(const struct marker_event *event)
 {
