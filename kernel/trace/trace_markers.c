@@ -42,7 +42,9 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 #include <linux/uaccess.h>
+#include <linux/wordpart.h>
 #include <linux/workqueue.h>
+#include <asm/word-at-a-time.h>
 
 #include "trace.h"
 #include "trace_markers.h"
@@ -70,6 +72,11 @@ struct marker_event {
 	char *format;
 	bool orphan;			/* no sites or stale format; held */
 	bool has_strings;		/* a %s or %c field: size varies */
+	unsigned char regs_store;	/* MARKER_EVENT_REGS_* (no strings) */
+	/* Its largest record may be too large for a ring buffer's event */
+	bool may_not_fit;
+	u16 strings;			/* the %s and %c fields, a bit each */
+	u16 scalars;			/* the others */
 	/*
 	 * The declaration whose recorder (__marker_record_<name>) records
 	 * the event in the instances that enable it, or NULL: the varargs
@@ -120,10 +127,15 @@ static bool marker_field_is_string(const struct marker_field *f)
 
 /*
  * The arguments of a hit of an event with strings, read before the record
- * is reserved (its size depends on them).
+ * is reserved (its size depends on them): @vals points to them, in the
+ * register save area (marker_event_regs()), the recorder's array
+ * (marker_record_values()) or @value, where marker_event_fetch() read
+ * them with va_arg(). A %s field's address is copied to @value, where
+ * marker_event_strlen() may change it.
  */
 struct marker_event_values {
-	u64 value[MARKER_FIELDS_MAX];
+	const u64 *vals;		/* each field's value, as u64 */
+	u64 value[MARKER_FIELDS_MAX];	/* %s: the address copied from */
 	u16 len[MARKER_FIELDS_MAX];	/* strings: bytes stored, NUL included */
 };
 
@@ -135,6 +147,59 @@ DEFINE_PER_CPU(unsigned long, marker_trace_filtered);
 DEFINE_PER_CPU(unsigned long, marker_perf_lost);
 
 /* ---- Recording: probe context ---- */
+
+/*
+ * Whether the register save area of the va_list of a hit holds every
+ * argument, then set *@regs to it. On x86-64 every argument the ops read (an int, a
+ * long long or a pointer: the psABI's INTEGER class) takes one 8-byte
+ * slot, the first ones in the save area that va_start() filled from the
+ * six argument registers (from gp_offset: 8 in __marker_probe_call(),
+ * whose %rdi holds the marker, so up to MARKER_EVENT_REGS_MAX fields),
+ * the rest on the stack; va_arg() reads them in that order (the psABI's
+ * va_list, 3.5.7). Read from the save area as an array, an argument
+ * costs one load, where va_arg() tests and updates gp_offset in memory.
+ * A slot holds what the register held: the bits above an int's are
+ * undefined, so an int is the low 32 bits of its slot (the ops store at
+ * most that). Elsewhere false: the fields are read with va_arg().
+ * Context: any (probe context).
+ */
+#ifdef CONFIG_X86_64
+#define MARKER_EVENT_REGS_MAX	5
+
+/* va_list's one element, as the psABI defines it (sparse does not know it) */
+struct marker_event_va_list {
+	unsigned int gp_offset;
+	unsigned int fp_offset;
+	void *overflow_arg_area;
+	void *reg_save_area;
+};
+
+static __always_inline bool marker_event_regs(va_list *args,
+					      unsigned int nr_fields,
+					      const unsigned long **regs)
+{
+	const struct marker_event_va_list *ap = (const void *)*args;
+	unsigned int gp_offset = ap->gp_offset;
+
+#ifndef __CHECKER__
+	BUILD_BUG_ON(sizeof(va_list) != sizeof(*ap));
+#endif
+	/* Six argument registers, 8 bytes each */
+	if (unlikely(gp_offset + nr_fields * sizeof(long) > 6 * sizeof(long)))
+		return false;
+	*regs = ap->reg_save_area + gp_offset;
+	return true;
+}
+#else
+#define MARKER_EVENT_REGS_MAX	0
+
+static __always_inline bool marker_event_regs(va_list *args,
+					      unsigned int nr_fields,
+					      const unsigned long **regs)
+{
+	return false;
+}
+#endif
 
 /*
  * Read the argument of field @f from @args, which it advances. Context:
@@ -155,8 +220,9 @@ static __always_inline u64 marker_event_arg(const struct marker_event_field *f,
 }
 
 /*
- * Store @value, read by marker_event_arg(), as the integer or pointer
- * field @f of @entry. Context: any (probe context).
+ * Store @value, read by marker_event_arg() or from a slot of
+ * marker_event_regs(), as the integer or pointer field @f of @entry.
+ * Context: any (probe context).
  */
 static __always_inline void marker_event_put(const struct marker_event_field *f,
 					     void *entry, u64 value)
@@ -183,17 +249,13 @@ static __always_inline void marker_event_put(const struct marker_event_field *f,
 }
 
 /*
- * The record of an event without strings: its size is fixed, so it is
- * reserved first and each argument goes straight from @args to its
- * field, read and stored as the field's op says. One switch per field
- * does both, where marker_event_put(f, entry, marker_event_arg(f, args))
- * would switch twice: make bench measured 704 instructions per 3-field
- * record that way against 670 this way, with the trace_event_buffer no
- * longer zeroed in the same step (about 9 of the 34). Context: any
- * (probe context).
+ * The fields of an event without strings from @args, read with va_arg():
+ * one switch per field both reads and stores, where
+ * marker_event_put(f, entry, marker_event_arg(f, args)) would switch
+ * twice. Context: any (probe context).
  */
-static void marker_event_store_args(const struct marker_event *event,
-				    void *entry, va_list *args)
+static noinline void marker_event_store_va(const struct marker_event *event,
+					   void *entry, va_list *args)
 {
 	const struct marker_event_field *f = event->fields;
 	const struct marker_event_field *end = f + event->nr_fields;
@@ -222,68 +284,175 @@ static void marker_event_store_args(const struct marker_event *event,
 }
 
 /*
- * Bytes to store for the %s argument at @addr, NUL included, at most
- * MARKER_EVENT_STRING_MAX: one pass over the string with page faults
- * disabled, as strncpy_from_kernel_nofault() reads. Context: any (probe
- * context); no locks.
+ * How marker_event_store_args() stores the fields of an event without
+ * strings from the register save area (@event->regs_store): for N fields
+ * of 4 bytes (ints), or of 8 (long longs, pointers), up to
+ * MARKER_EVENT_REGS_MAX, MARKER_EVENT_REGS_U32(N) or _U64(N): the fields
+ * are then an array after the common header (each is at its natural
+ * alignment), stored in straight-line code. Else MARKER_EVENT_REGS_PUT:
+ * the fields one by one, by their ops.
  */
-static u16 marker_event_strlen(unsigned long addr)
-{
-	const char *src = (const char *)addr;
-	unsigned int len = 0;
-	char c;
+#define MARKER_EVENT_REGS_PUT		0
+#define MARKER_EVENT_REGS_U32(n)	(n)
+#define MARKER_EVENT_REGS_U64(n)	(8 + (n))
 
-	if (!addr)
-		return sizeof("(null)");
-	if (!copy_from_kernel_nofault_allowed(src, MARKER_EVENT_STRING_MAX))
-		return sizeof("(fault)");
+/*
+ * The record of an event without strings: its size is fixed, so it is
+ * reserved first and each argument goes straight from @args to its
+ * field. From the register save area when it holds them
+ * (marker_event_regs()), as @event->regs_store says: a load and a store
+ * per field, or a switch per field for fields of several sizes; else
+ * with va_arg() (marker_event_store_va()). Context: any (probe context).
+ */
+static __always_inline void marker_event_store_args(const struct marker_event *event,
+						    void *entry, va_list *args)
+{
+	u32 *p32 = entry + sizeof(struct trace_entry);
+	u64 *p64 = entry + sizeof(struct trace_entry);
+	const unsigned long *regs;
+	unsigned int i;
+
+	if (!marker_event_regs(args, event->nr_fields, &regs)) {
+		marker_event_store_va(event, entry, args);
+		return;
+	}
+	switch (event->regs_store) {
+	case MARKER_EVENT_REGS_U32(5):
+		p32[4] = regs[4];
+		fallthrough;
+	case MARKER_EVENT_REGS_U32(4):
+		p32[3] = regs[3];
+		fallthrough;
+	case MARKER_EVENT_REGS_U32(3):
+		p32[2] = regs[2];
+		fallthrough;
+	case MARKER_EVENT_REGS_U32(2):
+		p32[1] = regs[1];
+		fallthrough;
+	case MARKER_EVENT_REGS_U32(1):
+		p32[0] = regs[0];
+		break;
+	case MARKER_EVENT_REGS_U64(5):
+		p64[4] = regs[4];
+		fallthrough;
+	case MARKER_EVENT_REGS_U64(4):
+		p64[3] = regs[3];
+		fallthrough;
+	case MARKER_EVENT_REGS_U64(3):
+		p64[2] = regs[2];
+		fallthrough;
+	case MARKER_EVENT_REGS_U64(2):
+		p64[1] = regs[1];
+		fallthrough;
+	case MARKER_EVENT_REGS_U64(1):
+		p64[0] = regs[0];
+		break;
+	default:
+		for (i = 0; i < event->nr_fields; i++)
+			marker_event_put(&event->fields[i], entry, regs[i]);
+		break;
+	}
+}
+
+static const char marker_event_null[] = "(null)";
+static const char marker_event_fault[] = "(fault)";
+
+/*
+ * Bytes to store for the %s argument at *@addr, NUL included, at most
+ * MARKER_EVENT_STRING_MAX, read with page faults disabled as
+ * strncpy_from_kernel_nofault() reads, a word at a time as
+ * strnlen_user() does: aligned words only, the bytes before the string
+ * in the first set so that they are not taken for its end. An aligned
+ * word never crosses a page, so every word read holds a byte of the
+ * string, and no read reaches a page the string does not (a string that
+ * ends at the end of a page before an unmapped one is read whole). NULL,
+ * a fault, or an address outside the kernel's
+ * (copy_from_kernel_nofault_allowed()) store "(null)" or "(fault)":
+ * *@addr is changed to point there, so that the store copies that.
+ * Context: any (probe context); no locks.
+ */
+static __always_inline u16 marker_event_strlen(u64 *addr)
+{
+	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long align = *addr & (sizeof(long) - 1);
+	const void *src = (const void *)(unsigned long)*addr;
+	const unsigned long *word = src - align;
+	/* Bytes of the aligned words up to the longest string stored */
+	unsigned long max = MARKER_EVENT_STRING_MAX - 1 + align;
+	unsigned long c, data, len = 0;
+
+	if (unlikely(!src)) {
+		*addr = (unsigned long)marker_event_null;
+		return sizeof(marker_event_null);
+	}
+	if (unlikely(!copy_from_kernel_nofault_allowed(src, MARKER_EVENT_STRING_MAX)))
+		goto out;
 	pagefault_disable();
-	do {
-		__get_kernel_nofault(&c, src + len, char, fault);
-	} while (c && ++len < MARKER_EVENT_STRING_MAX - 1);
+	__get_kernel_nofault(&c, word, unsigned long, fault);
+	c |= aligned_byte_mask(align);
+	while (!has_zero(c, &data, &constants)) {
+		len += sizeof(long);
+		if (unlikely(len >= max)) {
+			pagefault_enable();
+			return MARKER_EVENT_STRING_MAX;
+		}
+		__get_kernel_nofault(&c, ++word, unsigned long, fault);
+	}
 	pagefault_enable();
-	return len + 1;
+	data = prep_zero_mask(c, data, &constants);
+	len += find_zero(create_zero_mask(data));
+	return min(len - align, MARKER_EVENT_STRING_MAX - 1UL) + 1;
 fault:
 	pagefault_enable();
-	return sizeof("(fault)");
+out:
+	*addr = (unsigned long)marker_event_fault;
+	return sizeof(marker_event_fault);
 }
 
 /*
- * Measure the strings of a hit whose values are in @v. Return: the size
- * of the record. Context: any (probe context); no locks, no allocation.
+ * Measure the strings of a hit whose values are in @v: the fields of
+ * @event->strings only. Return: the size of the record. Context: any
+ * (probe context); no locks, no allocation.
  */
-static unsigned int marker_event_measure(const struct marker_event *event,
-					 struct marker_event_values *v)
+static __always_inline unsigned int marker_event_measure(const struct marker_event *event,
+							 struct marker_event_values *v)
 {
 	unsigned int i, size = event->fixed_size;
+	unsigned long strings = event->strings;
 
-	for (i = 0; i < event->nr_fields; i++) {
-		const struct marker_event_field *f = &event->fields[i];
-
-		if (f->op == MARKER_EVENT_STRING)
-			v->len[i] = marker_event_strlen(v->value[i]);
-		else if (f->op == MARKER_EVENT_CHAR)
+	for (; strings; strings &= strings - 1) {
+		i = __ffs(strings);
+		if (event->fields[i].op == MARKER_EVENT_STRING) {
+			v->value[i] = v->vals[i];
+			v->len[i] = marker_event_strlen(&v->value[i]);
+		} else {
 			v->len[i] = 2;
-		else
-			continue;
+		}
 		size += v->len[i];
 	}
 	return size;
 }
 
 /*
- * Read every argument of a hit of an event with strings into @v.
- * Return: the size of the record. Context: any (probe context); no locks,
- * no allocation.
+ * Read every argument of a hit of an event with strings into @v: from
+ * the register save area when it holds them (marker_event_regs()), else
+ * with va_arg(). Return: the size of the record. Context: any (probe
+ * context); no locks, no allocation.
  */
-static unsigned int marker_event_fetch(const struct marker_event *event,
-				       va_list *args,
-				       struct marker_event_values *v)
+static __always_inline unsigned int marker_event_fetch(const struct marker_event *event,
+						       va_list *args,
+						       struct marker_event_values *v)
 {
-	unsigned int i;
+	unsigned int i, n = event->nr_fields;
+	const unsigned long *regs;
 
-	for (i = 0; i < event->nr_fields; i++)
-		v->value[i] = marker_event_arg(&event->fields[i], args);
+	if (marker_event_regs(args, n, &regs)) {
+		v->vals = (const u64 *)regs;
+	} else {
+		for (i = 0; i < n; i++)
+			v->value[i] = marker_event_arg(&event->fields[i], args);
+		v->vals = v->value;
+	}
 	return marker_event_measure(event, v);
 }
 
@@ -310,26 +479,65 @@ static unsigned int marker_event_fit(const struct marker_event *event,
 }
 
 /*
- * Copy a %s argument of @len bytes to @dst, in one bounded copy.
- * Context: any (probe context).
+ * Copy the @n bytes at @src to @dst with page faults disabled, in 8-byte
+ * words where the CPU reads unaligned words well, else bytes. Every byte
+ * read is one of the @n, which marker_event_strlen() read (no read goes
+ * past them, so none reaches a page they do not): the last word overlaps
+ * the one before, a copy shorter than a word takes two overlapping
+ * halves. Return: false if a read faulted (the string's memory went
+ * since it was measured). Context: any (probe context).
  */
-static void marker_event_store_string(char *dst, unsigned long addr, u16 len)
+static __always_inline bool marker_event_copy_nofault(char *dst, const char *src,
+						      unsigned int n)
 {
-	long copied;
+	unsigned int i;
 
-	if (!addr) {
-		memcpy(dst, "(null)", min_t(u16, len, sizeof("(null)")));
-		dst[len - 1] = '\0';
-		return;
+	pagefault_disable();
+	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS)) {
+		for (i = 0; i < n; i++)
+			__get_kernel_nofault(dst + i, src + i, u8, fault);
+	} else if (n >= sizeof(u64)) {
+		for (i = 0; i < n - sizeof(u64); i += sizeof(u64))
+			__get_kernel_nofault(dst + i, src + i, u64, fault);
+		i = n - sizeof(u64);
+		__get_kernel_nofault(dst + i, src + i, u64, fault);
+	} else if (n >= sizeof(u32)) {
+		__get_kernel_nofault(dst, src, u32, fault);
+		i = n - sizeof(u32);
+		__get_kernel_nofault(dst + i, src + i, u32, fault);
+	} else if (n >= sizeof(u16)) {
+		__get_kernel_nofault(dst, src, u16, fault);
+		i = n - sizeof(u16);
+		__get_kernel_nofault(dst + i, src + i, u16, fault);
+	} else if (n) {
+		__get_kernel_nofault(dst, src, u8, fault);
 	}
-	copied = strncpy_from_kernel_nofault(dst, (const void *)addr, len);
-	if (copied < 0) {
-		memcpy(dst, "(fault)", min_t(u16, len, sizeof("(fault)")));
-		copied = min_t(u16, len, sizeof("(fault)")) - 1;
+	pagefault_enable();
+	return true;
+fault:
+	pagefault_enable();
+	return false;
+}
+
+/*
+ * Copy a %s argument of @len bytes, NUL included, to @dst: the @len - 1
+ * bytes marker_event_strlen() measured at @addr (or "(null)" or
+ * "(fault)", which it put there), then a NUL. A string changed since it
+ * was measured is cut or ends early (the bytes after its new end are
+ * still those it held); memory gone since stores "(fault)". Context:
+ * any (probe context).
+ */
+static __always_inline void
+marker_event_store_string(char *dst, unsigned long addr, u16 len)
+{
+	if (unlikely(!marker_event_copy_nofault(dst, (const char *)addr,
+						len - 1))) {
+		memcpy(dst, marker_event_fault,
+		       min_t(u16, len, sizeof(marker_event_fault)));
+		if (len > sizeof(marker_event_fault))
+			memset(dst + sizeof(marker_event_fault), 0,
+			       len - sizeof(marker_event_fault));
 	}
-	/* The string may have changed since it was measured. */
-	if (copied < len)
-		memset(dst + copied, 0, len - copied);
 	dst[len - 1] = '\0';
 }
 
@@ -337,25 +545,30 @@ static void marker_event_store_string(char *dst, unsigned long addr, u16 len)
  * Write the values of an event with strings into a reserved record of
  * the size marker_event_fetch() returned. Context: any (probe context).
  */
-static void marker_event_store(const struct marker_event *event, void *entry,
-			       const struct marker_event_values *v)
+static __always_inline void marker_event_store(const struct marker_event *event,
+					       void *entry,
+					       const struct marker_event_values *v)
 {
 	unsigned int i, data_offset = event->fixed_size;
+	unsigned long scalars = event->scalars, strings = event->strings;
 
-	for (i = 0; i < event->nr_fields; i++) {
-		const struct marker_event_field *f = &event->fields[i];
+	for (; scalars; scalars &= scalars - 1) {
+		i = __ffs(scalars);
+		marker_event_put(&event->fields[i], entry, v->vals[i]);
+	}
+	/* The strings' data in field order, after the fixed part */
+	for (; strings; strings &= strings - 1) {
 		char *data = entry + data_offset;
 
-		if (f->op == MARKER_EVENT_STRING) {
+		i = __ffs(strings);
+		if (event->fields[i].op == MARKER_EVENT_STRING) {
 			marker_event_store_string(data, v->value[i], v->len[i]);
-		} else if (f->op == MARKER_EVENT_CHAR) {
-			data[0] = v->value[i];
-			data[1] = '\0';
 		} else {
-			marker_event_put(f, entry, v->value[i]);
-			continue;
+			data[0] = v->vals[i];
+			data[1] = '\0';
 		}
-		*(u32 *)(entry + f->offset) = (u32)v->len[i] << 16 | data_offset;
+		*(u32 *)(entry + event->fields[i].offset) =
+			(u32)v->len[i] << 16 | data_offset;
 		data_offset += v->len[i];
 	}
 }
@@ -447,8 +660,9 @@ static __always_inline void marker_event_write(struct trace_event_file *file,
 	struct trace_event_buffer fbuffer __uninitialized;
 	void *entry;
 
-	size = marker_event_fit(event, v, size,
-				ring_buffer_max_event_size(file->tr->array_buffer.buffer));
+	if (unlikely(event->may_not_fit))
+		size = marker_event_fit(event, v, size,
+					ring_buffer_max_event_size(file->tr->array_buffer.buffer));
 	entry = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!entry) {
 		marker_event_refused(file);
@@ -463,13 +677,56 @@ static __always_inline void marker_event_write(struct trace_event_file *file,
  * strings measured first, then cut to fit the ring buffer, then the
  * record is reserved and written. Context: as marker_event_probe().
  */
-static noinline void marker_event_record_strings(struct trace_event_file *file,
-						 const struct marker_event *event,
-						 va_list *args)
+static __always_inline void __marker_event_record_strings(struct trace_event_file *file,
+							  const struct marker_event *event,
+							  va_list *args)
 {
 	struct marker_event_values v __uninitialized;	/* filled by fetch */
 
 	marker_event_write(file, event, &v, marker_event_fetch(event, args, &v));
+}
+
+static noinline void marker_event_record_strings(struct trace_event_file *file,
+						 const struct marker_event *event,
+						 va_list *args)
+{
+	__marker_event_record_strings(file, event, args);
+}
+
+/*
+ * Whether the hit is not recorded in the instance of @file: soft
+ * disabled (not counted), or a task set_event_pid leaves out (counted as
+ * filtered). Context: as marker_event_probe().
+ */
+static __always_inline bool marker_event_skip(struct trace_event_file *file)
+{
+	if (!trace_trigger_soft_disabled(file))
+		return false;
+	if (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED))
+		this_cpu_inc(marker_trace_filtered);
+	return true;
+}
+
+/*
+ * Write the record of a hit of @event, which has no strings, into the
+ * instance of @file, or count why it is not written. Context: as
+ * marker_event_probe().
+ */
+static __always_inline void marker_event_record_fixed(struct trace_event_file *file,
+						      struct marker_event *event,
+						      va_list *args)
+{
+	/* Every member is set by trace_event_buffer_reserve() */
+	struct trace_event_buffer fbuffer __uninitialized;
+	void *entry;
+
+	entry = trace_event_buffer_reserve(&fbuffer, file, event->fixed_size);
+	if (!entry) {
+		marker_event_refused(file);
+		return;
+	}
+	marker_event_store_args(event, entry, args);
+	marker_event_commit(&fbuffer);
 }
 
 /*
@@ -480,28 +737,13 @@ static __always_inline void marker_event_record(struct trace_event_file *file,
 						struct marker_event *event,
 						va_list *args)
 {
-	/* Every member is set by trace_event_buffer_reserve() */
-	struct trace_event_buffer fbuffer __uninitialized;
-	void *entry;
-
-	/* Soft disabled (not counted), or a task set_event_pid leaves out */
-	if (trace_trigger_soft_disabled(file)) {
-		if (!(file->flags & EVENT_FILE_FL_SOFT_DISABLED))
-			this_cpu_inc(marker_trace_filtered);
+	if (marker_event_skip(file))
 		return;
-	}
-
 	if (unlikely(event->has_strings)) {
 		marker_event_record_strings(file, event, args);
 		return;
 	}
-	entry = trace_event_buffer_reserve(&fbuffer, file, event->fixed_size);
-	if (!entry) {
-		marker_event_refused(file);
-		return;
-	}
-	marker_event_store_args(event, entry, args);
-	marker_event_commit(&fbuffer);
+	marker_event_record_fixed(file, event, args);
 }
 
 /*
@@ -586,7 +828,7 @@ void marker_record_values(struct trace_event_file *f, const u64 *values)
 	const struct marker_event *event = f->event_call->data;
 	struct marker_event_values v __uninitialized;	/* filled below */
 
-	memcpy(v.value, values, event->nr_fields * sizeof(*values));
+	v.vals = values;
 	marker_event_write(f, event, &v, marker_event_measure(event, &v));
 }
 EXPORT_SYMBOL_GPL(marker_record_values);
@@ -623,6 +865,59 @@ static void notrace marker_event_probe(const struct marker *marker,
 		return;
 	}
 	marker_event_record(file, event, args);
+}
+
+/*
+ * marker_event_probe_fixed - the probe of an event file whose event has
+ * neither strings nor pid fields
+ * @marker: the site that fired
+ * @probe_private: the struct trace_event_file the probe was registered for
+ * @args: the site's arguments
+ *
+ * As marker_event_probe(), without its tests of what the event cannot
+ * have (marker_event_probe_of() chooses). Context: as
+ * marker_event_probe(): any, preemption disabled; no locks, no
+ * allocation, no sleeping.
+ */
+static void notrace marker_event_probe_fixed(const struct marker *marker,
+					     void *probe_private, va_list *args)
+{
+	struct trace_event_file *file = probe_private;
+
+	if (marker_event_skip(file))
+		return;
+	marker_event_record_fixed(file, file->event_call->data, args);
+}
+
+/*
+ * marker_event_probe_strings - the probe of an event file whose event has
+ * strings and no pid fields
+ * @marker: the site that fired
+ * @probe_private: the struct trace_event_file the probe was registered for
+ * @args: the site's arguments
+ *
+ * As marker_event_probe_fixed(), for an event with strings. Context: as
+ * marker_event_probe(): any, preemption disabled; no locks, no
+ * allocation, no sleeping.
+ */
+static void notrace marker_event_probe_strings(const struct marker *marker,
+					       void *probe_private, va_list *args)
+{
+	struct trace_event_file *file = probe_private;
+
+	if (marker_event_skip(file))
+		return;
+	__marker_event_record_strings(file, file->event_call->data, args);
+}
+
+/* The probe that records @event into an event file. Context: process. */
+static marker_probe_func marker_event_probe_of(const struct marker_event *event)
+{
+	if (event->nr_pid_fields)
+		return marker_event_probe;
+	if (event->has_strings)
+		return marker_event_probe_strings;
+	return marker_event_probe_fixed;
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -963,6 +1258,66 @@ static void marker_event_set_typed(struct marker_event *event,
 #endif
 }
 
+/*
+ * How marker_event_store_args() stores the fields of @event, which has no
+ * strings, from the register save area: MARKER_EVENT_REGS_U32(n) or
+ * _U64(n) when its n fields, at most MARKER_EVENT_REGS_MAX, all have 4
+ * bytes (ints) or all 8 (long longs; pointers on 64-bit), else
+ * MARKER_EVENT_REGS_PUT. Context: process, building the event.
+ */
+static unsigned char marker_event_regs_store(const struct marker_event *event)
+{
+	unsigned int i, n4 = 0, n8 = 0, n = event->nr_fields;
+
+	for (i = 0; i < n; i++) {
+		switch (event->fields[i].op) {
+		case MARKER_EVENT_U32:
+			n4++;
+			break;
+		case MARKER_EVENT_U64:
+			n8++;
+			break;
+		case MARKER_EVENT_PTR:
+			if (sizeof(long) == sizeof(u64))
+				n8++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!n || n > MARKER_EVENT_REGS_MAX)
+		return MARKER_EVENT_REGS_PUT;
+	if (n4 == n)
+		return MARKER_EVENT_REGS_U32(n);
+	if (n8 == n)
+		return MARKER_EVENT_REGS_U64(n);
+	return MARKER_EVENT_REGS_PUT;
+}
+
+/*
+ * Every ring buffer takes an event of MARKER_EVENT_FITS bytes: its largest
+ * (ring_buffer_max_event_size()) is a sub-buffer's data, at least a page,
+ * less a few headers.
+ */
+#define MARKER_EVENT_FITS	(PAGE_SIZE / 2)
+
+/*
+ * Whether a record of @event with every string at its longest may be too
+ * large for a ring buffer, so that marker_event_write() must fit it.
+ * Context: process, building the event.
+ */
+static bool marker_event_may_not_fit(const struct marker_event *event)
+{
+	unsigned int i, size = event->fixed_size;
+
+	for (i = 0; i < event->nr_fields; i++)
+		if (event->fields[i].op == MARKER_EVENT_STRING)
+			size += MARKER_EVENT_STRING_MAX;
+		else if (event->fields[i].op == MARKER_EVENT_CHAR)
+			size += 2;
+	return size > MARKER_EVENT_FITS;
+}
+
 static void marker_event_free(struct marker_event *event)
 {
 	kfree(event->call.print_fmt);
@@ -999,6 +1354,8 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	if (!event)
 		return NULL;
 	event->nr_fields = nr;
+	/* The fields as bits of @strings and @scalars */
+	BUILD_BUG_ON(BITS_PER_TYPE(event->strings) < MARKER_FIELDS_MAX);
 	offset = sizeof(struct trace_entry);
 	for (i = 0; i < nr; i++) {
 		event->fields[i].field = fields[i];
@@ -1007,10 +1364,16 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 		offset = ALIGN(offset, align);
 		event->fields[i].offset = offset;
 		event->fields[i].op = marker_event_op(&fields[i]);
-		event->has_strings |= marker_field_is_string(&fields[i]);
+		if (marker_field_is_string(&fields[i]))
+			event->strings |= BIT(i);
+		else
+			event->scalars |= BIT(i);
 		offset += align;
 	}
 	event->fixed_size = offset;
+	event->has_strings = event->strings;
+	event->regs_store = marker_event_regs_store(event);
+	event->may_not_fit = marker_event_may_not_fit(event);
 	event->name = kstrdup(n->name, GFP_KERNEL);
 	event->format = kstrdup(n->format, GFP_KERNEL);
 	if (!event->name || !event->format)
@@ -1216,7 +1579,7 @@ static int marker_event_reg(struct trace_event_call *call,
 		if (event->typed)
 			return marker_event_register_typed(event, data);
 		return marker_probe_register(event->name, event->format,
-					     marker_event_probe, data);
+					     marker_event_probe_of(event), data);
 	case TRACE_REG_UNREGISTER:
 		/*
 		 * No grace period here, as for tracepoint events: disabling
@@ -1237,7 +1600,8 @@ static int marker_event_reg(struct trace_event_call *call,
 		} else {
 			/* Not recorded by a recorder */
 			ret = marker_probe_unregister(event->name,
-						      marker_event_probe, data);
+						      marker_event_probe_of(event),
+						      data);
 		}
 		/* Perhaps the last trigger holding an orphan in soft mode */
 		if (event->orphan)

@@ -303,6 +303,89 @@ test_long_string() {
 	[ -z "$(echo "$text" | tr -d x)" ] || fail "unexpected characters in $text"
 }
 
+# The string of test_markers_trace's test_str(): LEN characters 'a' + i % 26.
+want_str() {
+	awk -v n="$1" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "%c", 97 + i % 26
+	}'
+}
+
+# Strings stored exactly, from any alignment, up to 255 characters, and
+# up to the end of a page before an unmapped one; NULL and bad addresses
+# as (null) and (fault), and no warning in the kernel log.
+test_string_reads() {
+	local e off len want n=0 dmesg_before
+	unload test_markers_trace
+	load test_markers_trace || return 1
+	dmesg_before=$(dmesg | grep -cE 'WARNING|BUG|Oops')
+	for e in test_trace_str_len test_trace_str_end test_trace_str_bad \
+		 test_trace_str_stack; do
+		echo 1 >"$EVENTS/$e/enable"
+	done
+	echo 1 >"$TEST_FIRE"
+	for e in test_trace_str_len test_trace_str_end test_trace_str_bad \
+		 test_trace_str_stack; do
+		echo 0 >"$EVENTS/$e/enable"
+	done
+	events_of test_trace_str_len >/tmp/markers.len
+	events_of test_trace_str_end >/tmp/markers.end
+	for off in 0 1 2 3 4 5 6 7; do
+		for len in $(seq 0 24) 254 255 256; do
+			want=$(want_str $((len < 255 ? len : 255)))
+			expect_line "test_trace_str_len: off=$off len=$len s=$want" \
+				/tmp/markers.len || return 1
+			n=$((n + 1))
+		done
+	done
+	[ "$(wc -l </tmp/markers.len)" = "$n" ] ||
+		fail "expected $n test_trace_str_len events"
+	for len in $(seq 0 24); do
+		want=$(want_str "$len")
+		expect_line "test_trace_str_end: len=$len s=$want" \
+			/tmp/markers.end || return 1
+	done
+	events_of test_trace_str_bad >/tmp/markers.out
+	echo 'test_trace_str_bad: a=ok b=(null) c=(fault) d=(fault) e=(fault)' \
+		>/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
+	events_of test_trace_str_stack >/tmp/markers.out
+	echo 'test_trace_str_stack: i=42 a=one b=two c=three d=four e=(fault)' \
+		>/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
+	[ "$(dmesg | grep -cE 'WARNING|BUG|Oops')" = "$dmesg_before" ] ||
+		fail "the bad strings left a warning: $(dmesg | tail -20)"
+}
+
+# Events without strings whose arguments x86-64 reads from the register
+# save area: all ints, all 8-byte, mixed sizes.
+test_fixed_slots() {
+	local e
+	unload test_markers_trace
+	load test_markers_trace || return 1
+	for e in test_trace_ints test_trace_longs test_trace_mixed; do
+		echo 1 >"$EVENTS/$e/enable"
+	done
+	echo 1 >"$TEST_FIRE"
+	for e in test_trace_ints test_trace_longs test_trace_mixed; do
+		echo 0 >"$EVENTS/$e/enable"
+	done
+	{
+		events_of test_trace_ints
+		events_of test_trace_longs
+		events_of test_trace_mixed
+	} >/tmp/markers.out
+	cat >/tmp/markers.want <<-EOF
+	test_trace_ints: a=-1 b=4000000000 c=abcdef
+	test_trace_longs: a=123456789abcdef0 b=-2
+	test_trace_mixed: b=-3 h=65535 i=-7 l=-8
+	EOF
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
+}
+
 test_fixed_layout() {
 	local fmt=$EVENTS/test_trace_fixed/format
 	load test_markers_trace || return 1
@@ -669,7 +752,7 @@ require
 load marker-example || exit 1
 
 ktap_print_header
-ktap_set_plan 31
+ktap_set_plan 33
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -692,6 +775,9 @@ run_test "triggers" test_trigger
 run_test "strings longer than 255 bytes are cut" test_long_string
 unload test_markers_trace
 run_test "an event without strings: one field of each size" test_fixed_layout
+run_test "events without strings, arguments in registers" test_fixed_slots
+run_test "strings exact at any alignment, up to an unmapped page; bad ones (fault)" \
+	test_string_reads
 unload test_markers_trace
 run_test "an event coexists with a module probe" test_coexist_with_module_probe
 run_test "module going while its events are enabled" test_module_going_while_enabled
