@@ -1025,8 +1025,10 @@ static void marker_event_set_typed(struct marker_event *event,
 	marker_recorder_func recorder = typed ? typed->recorder : NULL;
 	u64 layout;
 
-	if (!recorder || !recorder(&layout) ||
-	    layout != marker_event_layout(event->fields, event->nr_fields))
+	if (!recorder)
+		return;
+	recorder(&layout);
+	if (layout != marker_event_layout(event->fields, event->nr_fields))
 		return;
 	event->typed = typed;
 	preempt_disable();
