@@ -77,7 +77,7 @@ test_module_held() {
 # gains two references, not three. The values come out as in ftrace, the
 # strings cut and NULL as "(null)".
 test_perf_recorder() {
-	local before l
+	local before during l
 	l=$(head -c 255 /dev/zero | tr '\0' x)
 	before=$(refcnt)
 	(cd $OUT && perf record -q -B -o $OUT/perf.data \
@@ -86,8 +86,9 @@ test_perf_recorder() {
 		"cat /sys/module/test_markers_typed/refcnt >$OUT/refcnt; echo 1 >$TYPED_FIRE") \
 		>$OUT/perf.log 2>&1 ||
 		fail "perf record failed: $(cat $OUT/perf.log)" || return 1
-	[ "$(cat $OUT/refcnt)" = $((before + 2)) ] ||
-		fail "refcnt $(cat $OUT/refcnt) while perf records, expected $((before + 2)): two recorders"
+	during=$(cat $OUT/refcnt)
+	[ "$during" = $((before + 2)) ] ||
+		fail "refcnt $during while perf records, expected $((before + 2))"
 	[ "$(refcnt)" = "$before" ] ||
 		fail "refcnt $(refcnt) after perf, expected $before"
 	perf script -i $OUT/perf.data >$OUT/script.txt 2>$OUT/script.err ||
