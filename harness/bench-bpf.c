@@ -256,9 +256,12 @@ int main(void)
 	row(0, 1, "raw BPF program (map counter) on a typed marker");
 
 	/*
-	 * What the perf path of a marker event starts with: its probe has a
-	 * format, reached through the varargs entry (trace_mark()'s is a row
-	 * of the module's own).
+	 * What a typed site pays to reach a probe with a format, through the
+	 * varargs entry: the entry of the varargs probes that the events of
+	 * trace_mark() markers and of typed markers whose recorder's layout
+	 * is not the event's take, in ftrace and perf (trace_mark()'s is a
+	 * row of the module's own). A typed event's recorder, ftrace's and
+	 * perf's, is reached as the empty typed probe is.
 	 */
 	tell("probe tracepoint 1");
 	tell("probe typed 1");
@@ -266,6 +269,6 @@ int main(void)
 	measure_plain(1, "typed");
 	tell("probe typed 0");
 	tell("probe tracepoint 0");
-	row(0, 1, "enabled, 1 empty probe with a format (the perf path's entry): mark_<name>()");
+	row(0, 1, "enabled, 1 empty probe with a format (the varargs entry): mark_<name>()");
 	return 0;
 }
