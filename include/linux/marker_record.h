@@ -214,7 +214,12 @@ __marker_record_string(void *entry, unsigned int offset,
 	 sizeof(v) == 8 ? 4ULL : 15ULL)
 #define __MARKER_REC_SIG(i, v)	| (__MARKER_REC_CODE(v) << (4 * (i)))
 #define __MARKER_REC_NR(i, v)	1 +
-/* A parameter of the prototype, declared for the types of the values */
+/*
+ * A parameter of the prototype, declared for the types of the values. A
+ * parameter written as an array (none is) would be an array here and a
+ * pointer in the recorder: the layouts would differ, and the event would
+ * take the varargs probes, correct but slower.
+ */
 #define __MARKER_REC_PARAM(i, p)	p __maybe_unused;
 /* The signature's bits that say a field is a string (code 8). */
 #define __MARKER_REC_STRINGS	0x8888888888888888ULL
