@@ -272,9 +272,10 @@ __marker_record_string(void *entry, unsigned int offset,
  * Context: the site's (any: task, softirq, hard IRQ, NMI, under the
  * runqueue lock), preemption disabled; no locks, no allocation, no
  * sleeping: the ring buffer's reservation is lockless, perf's buffer is
- * per CPU and per context. Values are evaluated once: a string's is kept
- * from the measure for the copy, as TRACE_EVENT()'s __string() keeps its
- * source (__marker_record_strlen()).
+ * per CPU and per context. A record that fits evaluates each value once:
+ * a string's is kept from the measure for the copy, as TRACE_EVENT()'s
+ * __string() keeps its source (__marker_record_strlen()); one larger
+ * than MARKER_RECORD_FITS evaluates them again for marker_record_values().
  */
 #define __MARKER_RECORDER(n, proto, values...)				\
 	static void notrace						\
