@@ -62,9 +62,6 @@
  * then the strings the __data_loc fields point to.
  */
 struct marker_event {
-#ifdef CONFIG_MARKERS_TRACE_RECORDERS
-	struct marker_record_event record;	/* first: call.data points here */
-#endif
 	struct list_head list;
 	struct trace_event_call call;
 	struct trace_event_class class;
@@ -79,11 +76,12 @@ struct marker_event {
 	u16 scalars;			/* the others */
 	/*
 	 * The declaration whose recorder (__marker_record_<name>) records
-	 * the event in the instances that enable it, or NULL: the varargs
-	 * probe marker_event_probe() does. Set when the event is made,
-	 * cleared when the declaration's module goes; @typed_files files
-	 * use it, each holding a reference on @typed_owner (NULL: vmlinux).
-	 * @record.layout is the signature the recorder's must match.
+	 * the event in the instances that enable it and for perf, or NULL:
+	 * the varargs probes marker_event_probe() and
+	 * marker_event_perf_probe() do. Set when the event is made, if the
+	 * recorder's layout is the event's; cleared when the declaration's
+	 * module goes; @typed_files files and perf use it, each holding a
+	 * reference on @typed_owner (NULL: vmlinux).
 	 */
 	struct marker_typed *typed;
 	struct module *typed_owner;
@@ -812,22 +810,38 @@ static noinline void marker_event_record_pids(struct trace_event_file *file,
  * The slow path of its values, stored by the fields' ops; the rest of the
  * recorders' side of the face is trace_markers_record.c's.
  */
+#ifdef CONFIG_PERF_EVENTS
+static void marker_event_perf_values(struct trace_event_call *call,
+				     const u64 *values);
+#endif
+
 /**
  * marker_record_values - record a hit from its values, field by field
- * @f: the event file whose recorder was called
+ * @data: the recorder's data: the event file whose recorder was called,
+ *	or the event's call | MARKER_RECORD_PERF for perf
  * @values: each field's value, as u64 (a string's address)
  *
- * The slow path of a recorder whose layout is not the event's, or whose
- * strings must be cut to fit: the values are stored by the fields' ops,
- * as marker_event_record_strings() stores them.
+ * The slow path of a recorder whose record is larger than
+ * MARKER_RECORD_FITS: the values are stored by the fields' ops, as
+ * marker_event_record_strings() stores them, in the ring buffer of the
+ * file, the strings cut to fit, or in perf's buffer
+ * (marker_event_perf_values()).
  *
  * Context: the site's, preemption disabled.
  */
-void marker_record_values(struct trace_event_file *f, const u64 *values)
+void marker_record_values(void *data, const u64 *values)
 {
-	const struct marker_event *event = f->event_call->data;
+	struct trace_event_file *f = data;
+	const struct marker_event *event;
 	struct marker_event_values v __uninitialized;	/* filled below */
 
+#ifdef CONFIG_PERF_EVENTS
+	if ((unsigned long)data & MARKER_RECORD_PERF) {
+		marker_event_perf_values(data - MARKER_RECORD_PERF, values);
+		return;
+	}
+#endif
+	event = f->event_call->data;
 	v.vals = values;
 	marker_event_write(f, event, &v, marker_event_measure(event, &v));
 }
@@ -922,41 +936,38 @@ static marker_probe_func marker_event_probe_of(const struct marker_event *event)
 
 #ifdef CONFIG_PERF_EVENTS
 /*
- * marker_event_perf_probe - the probe of an event perf uses
- * @marker: the site that fired
- * @probe_private: the struct marker_event
- * @args: the site's arguments
- *
- * As perf_trace_<call>() for a TRACE_EVENT: builds the record in perf's
- * per-CPU buffer, runs the BPF tracepoint programs attached to the event
- * on it (the fields at the offsets of the format file), then hands it to
- * the perf events of this CPU unless a program returned 0. It runs when
- * only a program listens too. Context: the site's, as for
- * marker_event_probe(); no locks, no allocation, no sleeping (BPF
- * tracepoint programs are not sleepable). A record perf cannot take
- * (recursion) is counted in marker_perf_lost.
+ * Whether a perf event of this CPU (*@head) listens to @call or a BPF
+ * program is attached: if not, no record is built. A bool and the list
+ * apart, not the list or NULL, which cost a test of the per-CPU address
+ * (never NULL) per hit. Context: any (probe context), preemption disabled.
  */
-static void notrace marker_event_perf_probe(const struct marker *marker,
-					    void *probe_private, va_list *args)
+static __always_inline bool marker_event_perf_listens(struct trace_event_call *call,
+						      struct hlist_head **head)
 {
-	struct marker_event *event = probe_private;
-	struct trace_event_call *call = &event->call;
-	struct marker_event_values v __uninitialized;	/* filled by fetch */
-	struct hlist_head *head;
+	*head = this_cpu_ptr(call->perf_events);
+	return bpf_prog_array_valid(call) || !hlist_empty(*head);
+}
+
+/*
+ * Build a record of @size bytes (before perf's alignment) of @event in
+ * perf's per-CPU buffer, from @args (an event without strings) or from
+ * the values @v measured, then run the BPF programs and hand it to the
+ * perf events @head. Context: any (probe context), preemption disabled;
+ * no locks, no allocation.
+ */
+static __always_inline void marker_event_perf_write(struct marker_event *event,
+						    struct hlist_head *head,
+						    int size, va_list *args,
+						    const struct marker_event_values *v)
+{
 	struct pt_regs *regs;
-	int size, rctx;
 	void *entry;
+	int rctx;
 
-	head = this_cpu_ptr(call->perf_events);
-	if (!bpf_prog_array_valid(call) && hlist_empty(head))
-		return;
-
-	size = event->fixed_size;
-	if (event->has_strings)
-		size = marker_event_fetch(event, args, &v);
 	/* perf adds a u32 size before the record and aligns to u64 */
 	size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-	if (size > PERF_MAX_TRACE_SIZE) {
+	/* Without strings, at most 16 fields of 8 bytes: always fits */
+	if (v && size > PERF_MAX_TRACE_SIZE) {
 		this_cpu_inc(marker_perf_lost);
 		return;
 	}
@@ -966,14 +977,71 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 		return;
 	}
 	perf_fetch_caller_regs(regs);
-	if (event->has_strings)
-		marker_event_store(event, entry, &v);
+	if (v)
+		marker_event_store(event, entry, v);
 	else
 		marker_event_store_args(event, entry, args);
 	/* Runs the event's BPF programs first, as perf_trace_<call>() does */
-	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head,
-				  NULL);
+	perf_trace_run_bpf_submit(entry, size, rctx, &event->call, 1, regs,
+				  head, NULL);
 }
+
+/*
+ * marker_event_perf_probe - the varargs probe of an event perf uses
+ * @marker: the site that fired
+ * @probe_private: the struct marker_event
+ * @args: the site's arguments
+ *
+ * As perf_trace_<call>() for a TRACE_EVENT: builds the record in perf's
+ * per-CPU buffer, runs the BPF tracepoint programs attached to the event
+ * on it (the fields at the offsets of the format file), then hands it to
+ * the perf events of this CPU unless a program returned 0. It runs when
+ * only a program listens too. The events of typed markers use their
+ * declaration's recorder instead (marker_event_register_typed()).
+ * Context: the site's, as for marker_event_probe(); no locks, no
+ * allocation, no sleeping (BPF tracepoint programs are not sleepable). A
+ * record perf cannot take (recursion) is counted in marker_perf_lost.
+ */
+static void notrace marker_event_perf_probe(const struct marker *marker,
+					    void *probe_private, va_list *args)
+{
+	struct marker_event *event = probe_private;
+	struct marker_event_values v __uninitialized;	/* filled by fetch */
+	struct hlist_head *head;
+
+	if (!marker_event_perf_listens(&event->call, &head))
+		return;
+	if (event->has_strings)
+		marker_event_perf_write(event, head,
+					marker_event_fetch(event, args, &v),
+					NULL, &v);
+	else
+		marker_event_perf_write(event, head, event->fixed_size, args,
+					NULL);
+}
+
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
+/*
+ * The slow path of a recorder attached for perf (marker_record_values()):
+ * a record larger than MARKER_RECORD_FITS, its values stored by the
+ * fields' ops (one larger than PERF_MAX_TRACE_SIZE is lost). Context: the
+ * site's (any, NMI included), preemption disabled; no locks, no
+ * allocation.
+ */
+static noinline void marker_event_perf_values(struct trace_event_call *call,
+					      const u64 *values)
+{
+	struct marker_event *event = call->data;
+	struct marker_event_values v __uninitialized;	/* filled below */
+	struct hlist_head *head;
+
+	if (!marker_event_perf_listens(call, &head))
+		return;
+	memcpy(v.value, values, event->nr_fields * sizeof(*values));
+	marker_event_perf_write(event, head, marker_event_measure(event, &v),
+				NULL, &v);
+}
+#endif
 #endif
 
 /*
@@ -1239,17 +1307,23 @@ static void marker_event_set_pid_fields(struct marker_event *event)
 
 /*
  * The recorder @event uses: the declaration's (@typed), where
- * declarations have recorders (64-bit kernels), unless the event follows
- * a pid rule (marker_event_probe() reads the pid fields from its
- * arguments).
+ * declarations have recorders (64-bit kernels) and the recorder's layout
+ * is the event's (a %hd given an int, a %c, a bool for a %d: not), else
+ * the varargs probes. For perf always; for ftrace unless the event
+ * follows a pid rule (marker_event_probe() reads the pid fields from its
+ * arguments: marker_event_ftrace_typed()).
  */
 static void marker_event_set_typed(struct marker_event *event,
 				   struct marker_typed *typed)
 {
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS
-	event->record.layout = marker_event_layout(event->fields,
-						   event->nr_fields);
-	if (!typed || !typed->recorder || event->nr_pid_fields)
+	marker_recorder_func recorder = typed ? typed->recorder : NULL;
+	u64 layout;
+
+	if (!recorder)
+		return;
+	recorder(&layout);
+	if (layout != marker_event_layout(event->fields, event->nr_fields))
 		return;
 	event->typed = typed;
 	preempt_disable();
@@ -1541,21 +1615,42 @@ int marker_event_batch_end(struct marker_patch_batch *batch)
 	return marker_patch_batch_end(batch);
 }
 
+/* The recorder of @event's declaration, __marker_record_<name>(). */
+static void *marker_event_recorder(const struct marker_event *event)
+{
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
+	marker_recorder_func recorder = event->typed->recorder;
+	u64 layout;
+
+	return recorder(&layout);
+#else
+	return NULL;	/* no recorders: event->typed stays NULL */
+#endif
+}
+
+/* Whether ftrace's files of @event use the declaration's recorder. */
+static bool marker_event_ftrace_typed(const struct marker_event *event)
+{
+	return event->typed && !event->nr_pid_fields;
+}
+
 /*
- * Attach the declaration's recorder for the event file @file. The
- * declaration's module (if any) is held while the recorder is attached:
- * it cannot go while its events record with its code, as a module's
- * trace event used by perf cannot. Called with event_mutex held.
+ * Attach the declaration's recorder with @data: an event file, or for
+ * perf the event's call tagged MARKER_RECORD_PERF
+ * (marker_event_perf_data()). The declaration's module (if any) is held
+ * while the recorder is attached: it cannot go while its events record
+ * with its code, as a module's trace event used by perf cannot. Called
+ * with event_mutex held.
  */
 static int marker_event_register_typed(struct marker_event *event,
-				       struct trace_event_file *file)
+				       void *data)
 {
 	int ret;
 
 	if (!try_module_get(event->typed_owner))
 		return -ENODEV;
-	ret = marker_probe_register_typed(event->typed, event->typed->recorder,
-					  file);
+	ret = marker_probe_register_typed(event->typed,
+					  marker_event_recorder(event), data);
 	if (ret) {
 		module_put(event->typed_owner);
 		return ret;
@@ -1563,6 +1658,40 @@ static int marker_event_register_typed(struct marker_event *event,
 	event->typed_files++;
 	return 0;
 }
+
+/*
+ * Detach the recorder marker_event_register_typed() attached with @data
+ * and let its module go. Called with event_mutex held.
+ *
+ * Return: 0, or -ENOENT if @event has no recorder attached with @data.
+ */
+static int marker_event_unregister_typed(struct marker_event *event,
+					 void *data)
+{
+	int ret;
+
+	if (!event->typed)
+		return -ENOENT;
+	ret = marker_probe_unregister_typed(event->typed,
+					    marker_event_recorder(event), data);
+	if (ret)
+		return ret;
+	event->typed_files--;
+	module_put(event->typed_owner);
+	return 0;
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* The recorder's data while perf uses @event: its call, tagged. */
+static void *marker_event_perf_data(struct marker_event *event)
+{
+#ifdef CONFIG_MARKERS_TRACE_RECORDERS
+	return (void *)((unsigned long)&event->call | MARKER_RECORD_PERF);
+#else
+	return NULL;	/* no recorders: event->typed stays NULL */
+#endif
+}
+#endif
 
 /*
  * The reg callback of every marker event. Called with event_mutex held,
@@ -1576,7 +1705,7 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		if (event->typed)
+		if (marker_event_ftrace_typed(event))
 			return marker_event_register_typed(event, data);
 		return marker_probe_register(event->name, event->format,
 					     marker_event_probe_of(event), data);
@@ -1590,30 +1719,31 @@ static int marker_event_reg(struct trace_event_call *call,
 		 * keeps until the module goes, after a grace period.
 		 */
 		ret = -ENOENT;
-		if (event->typed)
-			ret = marker_probe_unregister_typed(event->typed,
-							    event->typed->recorder,
-							    data);
-		if (!ret) {
-			event->typed_files--;
-			module_put(event->typed_owner);
-		} else {
-			/* Not recorded by a recorder */
+		if (marker_event_ftrace_typed(event))
+			ret = marker_event_unregister_typed(event, data);
+		if (ret)	/* Not recorded by a recorder */
 			ret = marker_probe_unregister(event->name,
 						      marker_event_probe_of(event),
 						      data);
-		}
 		/* Perhaps the last trigger holding an orphan in soft mode */
 		if (event->orphan)
 			mod_delayed_work(system_wq, &marker_events_work, 0);
 		return ret;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
+		/* The declaration's recorder, as for ftrace, pid rule or not */
+		if (event->typed)
+			return marker_event_register_typed(event,
+							   marker_event_perf_data(event));
 		return marker_probe_register(event->name, event->format,
 					     marker_event_perf_probe, event);
 	case TRACE_REG_PERF_UNREGISTER:
-		ret = marker_probe_unregister(event->name,
-					      marker_event_perf_probe, event);
+		ret = marker_event_unregister_typed(event,
+						    marker_event_perf_data(event));
+		if (ret)
+			ret = marker_probe_unregister(event->name,
+						      marker_event_perf_probe,
+						      event);
 		/* Runs once perf has dropped its reference and event_mutex */
 		if (event->orphan)
 			mod_delayed_work(system_wq, &marker_events_work, 0);

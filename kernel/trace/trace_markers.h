@@ -93,7 +93,7 @@ static __always_inline void marker_event_commit(struct trace_event_buffer *fbuff
 }
 
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS
-/* The signature of an event's layout: its recorder checks its own against it */
+/* The signature of an event's layout: its recorder's must be the same */
 u64 marker_event_layout(const struct marker_event_field *fields,
 			unsigned int nr_fields);
 #endif

@@ -5,23 +5,29 @@
  * Each DECLARE_MARKER() makes a recorder, __marker_record_<name>()
  * (include/linux/marker_record.h), a typed probe that trace_markers.c
  * attaches for the event markers:<name> where recorders are built
- * (CONFIG_MARKERS_TRACE_RECORDERS: 64-bit kernels). A recorder checks
- * the signature of its layout against the event's, made here when the
- * event is built; it reserves and fills its record itself, and calls here
- * to count a hit it does not record and to commit, so that its records
- * are counted and committed as the varargs probe's are (trace_markers.h).
- * The values it cannot store at compile-time offsets go to
- * marker_record_values(), in trace_markers.c with the fields' ops it
- * stores them by.
+ * (CONFIG_MARKERS_TRACE_RECORDERS: 64-bit kernels) when the signature of
+ * its layout is the event's, made here when the event is built; it
+ * reserves and fills its record itself, and calls here to count a hit it
+ * does not record and to commit, so that its records are counted and
+ * committed as the varargs probe's are (trace_markers.h). A record too
+ * large for the ring buffer goes to marker_record_values(), in
+ * trace_markers.c with the fields' ops it stores them by.
+ *
+ * For perf, the same recorder is attached with the event's call as its
+ * data (tagged MARKER_RECORD_PERF) and builds its record in perf's per-CPU
+ * buffer through marker_record_perf_alloc() and
+ * marker_record_perf_submit(), as perf_trace_<call>() builds a
+ * TRACE_EVENT()'s.
  *
  * Called from __marker_record_<name>(), the typed probe of one event
- * file. Context: the site's (any, NMI included), preemption disabled; no
- * locks, no allocation.
+ * file or of perf. Context: the site's (any, NMI included), preemption
+ * disabled; no locks, no allocation.
  */
 #include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/marker_typed.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/trace_events.h>
 
 #include "trace_markers.h"
@@ -98,3 +104,68 @@ void marker_record_commit(struct trace_event_buffer *fbuffer)
 	barrier();
 }
 EXPORT_SYMBOL_GPL(marker_record_commit);
+
+#ifdef CONFIG_PERF_EVENTS
+static_assert(__alignof__(struct trace_event_call) > MARKER_RECORD_PERF);
+
+/**
+ * marker_record_perf_alloc - perf's buffer for a recorder's record
+ * @data: the recorder's data: the event's call | MARKER_RECORD_PERF
+ * @size: the record's size, struct trace_entry included
+ * @perf: set for marker_record_perf_submit()
+ *
+ * As perf_trace_<call>() does: nothing if no perf event of this CPU and
+ * no BPF program listens; else a record from perf's per-CPU buffer of
+ * this context, with the registers perf_fetch_caller_regs() takes here:
+ * the sample's address is in the recorder, __marker_record_<name>(),
+ * which names the marker (perf_trace_<call>()'s is in its caller). A record
+ * perf cannot take (recursion) is counted in marker_perf_lost; the
+ * recorder's records are at most MARKER_RECORD_FITS bytes, well below
+ * PERF_MAX_TRACE_SIZE.
+ *
+ * Context: the site's (any, NMI included), preemption disabled; no locks,
+ * no allocation, no sleeping.
+ * Return: the record, or NULL.
+ */
+void *marker_record_perf_alloc(void *data, unsigned int size,
+			       struct marker_record_perf *perf)
+{
+	struct trace_event_call *call = data - MARKER_RECORD_PERF;
+	struct hlist_head *head = this_cpu_ptr(call->perf_events);
+	void *entry;
+
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return NULL;
+	/* perf adds a u32 size before the record and aligns to u64 */
+	perf->size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	entry = perf_trace_buf_alloc(perf->size, &perf->regs, &perf->rctx);
+	if (unlikely(!entry)) {
+		this_cpu_inc(marker_perf_lost);
+		return NULL;
+	}
+	perf_fetch_caller_regs(perf->regs);
+	perf->entry = entry;
+	perf->call = call;
+	perf->head = head;
+	return entry;
+}
+EXPORT_SYMBOL_GPL(marker_record_perf_alloc);
+
+/**
+ * marker_record_perf_submit - hand a recorder's record to BPF and perf
+ * @perf: as marker_record_perf_alloc() set it, the record filled
+ *
+ * Runs the event's BPF programs first, then gives the record to the perf
+ * events of this CPU unless a program returned 0, as perf_trace_<call>()
+ * does.
+ *
+ * Context: the site's (any, NMI included), preemption disabled; no locks,
+ * no allocation, no sleeping (BPF tracepoint programs are not sleepable).
+ */
+void marker_record_perf_submit(struct marker_record_perf *perf)
+{
+	perf_trace_run_bpf_submit(perf->entry, perf->size, perf->rctx,
+				  perf->call, 1, perf->regs, perf->head, NULL);
+}
+EXPORT_SYMBOL_GPL(marker_record_perf_submit);
+#endif

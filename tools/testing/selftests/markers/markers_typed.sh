@@ -5,13 +5,18 @@
 # recorder each declaration makes at compile time: the values of
 # test_modules/test_markers_typed.c come out as their fields say, strings
 # and NULL included, also where the recorder's layout is not the event's
-# (its values then go through the face field by field), and the
-# declaration's module is held while its recorder is attached.
+# (the event then takes the face's varargs probe, which stores the
+# format's values field by field), and the declaration's module is held
+# while its recorder is attached. perf (and the BPF programs attached
+# through perf) uses the same recorders where the layouts match: the
+# module is held while perf records those events, and perf script shows
+# the same values.
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
 
 TYPED_FIRE=$DEBUGFS/test_markers_typed/fire
+OUT=/tmp/markers-typed
 
 # The module's reference count, which the attached recorders hold.
 refcnt() {
@@ -65,6 +70,38 @@ test_module_held() {
 		fail "refcnt $(refcnt) with the event disabled, expected $before"
 }
 
+# perf records the three events: test_typed_fixed and test_typed_string
+# with their recorders, each holding the module (the varargs probe perf
+# used before held nothing), test_typed_promoted, whose recorder's layout
+# is not its event's, with the varargs probe, holding nothing: the module
+# gains two references, not three. The values come out as in ftrace, the
+# strings cut and NULL as "(null)".
+test_perf_recorder() {
+	local before during l
+	l=$(head -c 255 /dev/zero | tr '\0' x)
+	before=$(refcnt)
+	(cd $OUT && perf record -q -B -o $OUT/perf.data \
+		-e markers:test_typed_fixed -e markers:test_typed_string \
+		-e markers:test_typed_promoted -- sh -c \
+		"cat /sys/module/test_markers_typed/refcnt >$OUT/refcnt; echo 1 >$TYPED_FIRE") \
+		>$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)" || return 1
+	during=$(cat $OUT/refcnt)
+	[ "$during" = $((before + 2)) ] ||
+		fail "refcnt $during while perf records, expected $((before + 2))"
+	[ "$(refcnt)" = "$before" ] ||
+		fail "refcnt $(refcnt) after perf, expected $before"
+	perf script -i $OUT/perf.data >$OUT/script.txt 2>$OUT/script.err ||
+		fail "perf script failed: $(cat $OUT/script.err)" || return 1
+	grep -q 'test_typed_fixed: *b=-3 h=65535 i=-100000 x=deadbeef l=123456789a ll=-5$' \
+		$OUT/script.txt &&
+	grep -q "test_typed_string: *n=42 s=typed none=(null) l=$l\$" $OUT/script.txt &&
+	grep -q 'test_typed_promoted: *h=-2 c=z$' $OUT/script.txt ||
+		fail "perf script: $(cat $OUT/script.txt)"
+	[ "$(grep -c 'markers:test_typed_' $OUT/script.txt)" = 3 ] ||
+		fail "expected 3 samples: $(cat $OUT/script.txt)"
+}
+
 # A typed marker defined in one object of a module and fired from another:
 # the module loads (its second object calls the static call through the
 # trampoline, whose key the kernel finds in the module) and both sites
@@ -87,15 +124,23 @@ test_split_module() {
 require
 unload test_markers_typed
 load test_markers_typed || exit 1
+rm -rf $OUT
+mkdir -p $OUT
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 run_test "a typed event: one field of each integer size" test_fixed
 run_test "a typed event: strings, NULL, a string cut to 255" test_strings
 run_test "a typed event whose values are promoted: through the face" \
 	test_promoted
 run_test "a typed event holds its declaration's module while enabled" \
 	test_module_held
+if command -v perf >/dev/null 2>&1; then
+	run_test "perf records typed events with their recorders" \
+		test_perf_recorder
+else
+	skip_test "perf records typed events with their recorders" "no perf"
+fi
 run_test "a typed marker of a module fired from another of its objects" \
 	test_split_module
 unload test_markers_typed

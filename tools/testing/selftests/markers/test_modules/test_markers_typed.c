@@ -10,8 +10,8 @@
  *   test_typed_string  an int and three strings: one short, NULL, one of
  *                      300 characters (cut to 255)
  *   test_typed_promoted a short for a %d, a char for a %c: the recorder's
- *                      layout is not the event's, so the values go
- *                      through marker_record_values()
+ *                      layout is not the event's, so the event takes the
+ *                      face's varargs probes instead
  */
 
 #include <linux/marker_typed.h>
