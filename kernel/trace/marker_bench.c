@@ -752,9 +752,10 @@ static int marker_bench_probe_set(const char *name, unsigned int set)
  * figure, into SLOT; "row TP MK MEASURE": the table's row MEASURE of the
  * figures in slots TP and MK, to the kernel log as the module's rows;
  * "probe LOOP 1" (or 0): attach (detach) an empty probe to LOOP's site,
- * the tracepoint's or one with a format (what the perf path of marker
- * events attaches), to measure what a path is made of. Each measure hits
- * the site runs * loops times. Context: process.
+ * the tracepoint's or one with a format (what the events of trace_mark()
+ * markers attach), to measure by hand what a path is made of (make bench
+ * does not use it). Each measure hits the site runs * loops times.
+ * Context: process.
  */
 static ssize_t marker_bench_measure_write(struct file *file,
 					  const char __user *ubuf,
