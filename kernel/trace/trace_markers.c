@@ -996,8 +996,9 @@ static __always_inline void marker_event_perf_write(struct marker_event *event,
  * per-CPU buffer, runs the BPF tracepoint programs attached to the event
  * on it (the fields at the offsets of the format file), then hands it to
  * the perf events of this CPU unless a program returned 0. It runs when
- * only a program listens too. The events of typed markers use their
- * declaration's recorder instead (marker_event_register_typed()).
+ * only a program listens too. The events of typed markers whose layout
+ * is their recorder's use the declaration's recorder instead
+ * (marker_event_register_typed()); the others take this probe too.
  * Context: the site's, as for marker_event_probe(); no locks, no
  * allocation, no sleeping (BPF tracepoint programs are not sleepable). A
  * record perf cannot take (recursion) is counted in marker_perf_lost.
