@@ -65,7 +65,7 @@ VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
 
 	KUNIT_STATIC_STUB_REDIRECT(marker_array_alloc, nr);
 
-	/* Not zeroed: marker_array_copy() writes every slot. */
+	/* Not zeroed: marker_array_copy() writes every slot, sets ->nr. */
 	array = kmalloc(struct_size(array, probes, nr + 2), GFP_KERNEL);
 	if (array) {
 		array->nr_slots = nr + 2;
@@ -109,7 +109,10 @@ static unsigned int marker_array_live(struct marker_probe_array *array)
 
 /*
  * A copy of @old's live probes, with @add too if not NULL: a typed probe
- * (@typed) after the typed ones, another after the others.
+ * (@typed) after the typed ones, another after the others. Sized for all
+ * of @old's probes, live or not: slots of probes detached without memory
+ * are rare, and counting the live ones cost a walk of @old on every
+ * registration; the slots they would have taken end the copy, NULL.
  */
 static struct marker_probe_array *
 marker_array_copy(struct marker_probe_array *old,
@@ -119,7 +122,7 @@ marker_array_copy(struct marker_probe_array *old,
 	struct marker_probe_array *array;
 	struct marker_probe *q;
 
-	array = marker_array_alloc(marker_array_live(old) + !!add);
+	array = marker_array_alloc((old ? old->nr : 0) + !!add);
 	if (!array)
 		return NULL;
 	/* The typed group, then its end, then the probes with a format */
@@ -142,7 +145,10 @@ marker_array_copy(struct marker_probe_array *old,
 	}
 	if (add && !typed)
 		*q++ = *add;
-	*q = (struct marker_probe){ };
+	array->nr = q - array->probes - 1;
+	do {
+		*q++ = (struct marker_probe){ };
+	} while (q < array->probes + array->nr_slots);
 	marker_array_set_data(array);
 	return array;
 }
