@@ -408,6 +408,39 @@ struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
  * probe is never called again, the others still are, and a later update
  * with memory compacts the array.
  */
+/*
+ * @name's published array holds @nr probes, each live, in the ->nr + 1
+ * slots from the first (the typed group's end among them), and every
+ * slot after them, a copy's unused room, is NULL.
+ */
+static void marker_kunit_expect_slots(struct kunit *test, const char *name,
+				      unsigned int nr)
+{
+	struct marker_probe_array *a;
+	struct marker_entry *e;
+	unsigned int i;
+
+	marker_lock();
+	e = marker_entry_find(name);
+	a = e ? e->probes : NULL;
+	KUNIT_EXPECT_NOT_NULL(test, a);
+	if (a) {
+		KUNIT_EXPECT_EQ(test, a->nr, nr);
+		KUNIT_EXPECT_LE(test, a->nr + 2, a->nr_slots);
+		for (i = 0; i < a->nr + 1; i++) {
+			KUNIT_EXPECT_EQ_MSG(test, !a->probes[i].func,
+					    i == a->nr_typed, "slot %u", i);
+			KUNIT_EXPECT_FALSE_MSG(test, a->probes[i].detached ||
+					       a->probes[i].removing,
+					       "slot %u", i);
+		}
+		for (; i < a->nr_slots; i++)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[i].func, NULL,
+						"slot %u", i);
+	}
+	marker_unlock();
+}
+
 static void marker_unregister_without_memory(struct kunit *test)
 {
 	struct marker_kunit_seen one = { }, two = { }, three = { };
@@ -470,6 +503,7 @@ static void marker_unregister_without_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, one.calls, 2);
 	KUNIT_EXPECT_EQ(test, two.calls, 2);
 	KUNIT_EXPECT_EQ(test, three.calls, 4);
+	marker_kunit_expect_slots(test, "marker_kunit_values", 2);
 
 	kunit_activate_static_stub(test, marker_array_alloc,
 				   marker_kunit_no_memory);

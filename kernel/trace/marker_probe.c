@@ -65,7 +65,7 @@ VISIBLE_IF_KUNIT struct marker_probe_array *marker_array_alloc(unsigned int nr)
 
 	KUNIT_STATIC_STUB_REDIRECT(marker_array_alloc, nr);
 
-	/* Not zeroed: marker_array_copy() writes every slot. */
+	/* Not zeroed: marker_array_copy() writes every slot, sets ->nr. */
 	array = kmalloc(struct_size(array, probes, nr + 2), GFP_KERNEL);
 	if (array) {
 		array->nr_slots = nr + 2;
@@ -86,48 +86,69 @@ static void marker_array_set_data(struct marker_probe_array *array)
 					array->varargs;
 }
 
+/*
+ * Each slot of @a's probes, typed and with a format, in order, and the
+ * typed group's end between them (its ->func is NULL): the ->nr + 1
+ * slots from the first, a walk of the array without marker_slot()'s
+ * index mapping per probe.
+ */
+#define marker_array_for_each(p, a)					\
+	for (p = (a)->probes; p < (a)->probes + (a)->nr + 1; p++)
+
 static unsigned int marker_array_live(struct marker_probe_array *array)
 {
-	unsigned int i, n = 0;
+	const struct marker_probe *p;
+	unsigned int n = 0;
 
-	for (i = 0; array && i < array->nr; i++)
-		n += marker_probe_live(marker_slot(array, i));
+	if (!array)
+		return 0;
+	marker_array_for_each(p, array)
+		n += p->func && marker_probe_live(p);
 	return n;
 }
 
 /*
  * A copy of @old's live probes, with @add too if not NULL: a typed probe
- * (@typed) after the typed ones, another after the others.
+ * (@typed) after the typed ones, another after the others. Sized for all
+ * of @old's probes, live or not: slots of probes detached without memory
+ * are rare, and counting the live ones cost a walk of @old on every
+ * registration; the slots they would have taken end the copy, NULL.
  */
 static struct marker_probe_array *
 marker_array_copy(struct marker_probe_array *old,
 		  const struct marker_probe *add, bool typed)
 {
+	const struct marker_probe *p, *end;
 	struct marker_probe_array *array;
-	unsigned int i, j = 0, nr_typed = old ? old->nr_typed : 0;
-	struct marker_probe *p;
+	struct marker_probe *q;
 
-	array = marker_array_alloc(marker_array_live(old) + !!add);
+	array = marker_array_alloc((old ? old->nr : 0) + !!add);
 	if (!array)
 		return NULL;
-	for (i = 0; i < nr_typed; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p))
-			array->probes[j++] = *p;
+	/* The typed group, then its end, then the probes with a format */
+	q = array->probes;
+	if (old) {
+		for (p = old->probes, end = p + old->nr_typed; p < end; p++)
+			if (marker_probe_live(p))
+				*q++ = *p;
 	}
 	if (add && typed)
-		array->probes[j++] = *add;
-	array->nr_typed = j;
-	array->probes[j++] = (struct marker_probe){ };
-	array->varargs = &array->probes[j];
-	for (i = nr_typed; old && i < old->nr; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p))
-			array->probes[j++] = *p;
+		*q++ = *add;
+	array->nr_typed = q - array->probes;
+	*q++ = (struct marker_probe){ };
+	array->varargs = q;
+	if (old) {
+		for (p = old->varargs, end = old->probes + old->nr + 1;
+		     p < end; p++)
+			if (marker_probe_live(p))
+				*q++ = *p;
 	}
 	if (add && !typed)
-		array->probes[j++] = *add;
-	array->probes[j] = (struct marker_probe){ };
+		*q++ = *add;
+	array->nr = q - array->probes - 1;
+	do {
+		*q++ = (struct marker_probe){ };
+	} while (q < array->probes + array->nr_slots);
 	marker_array_set_data(array);
 	return array;
 }
@@ -166,9 +187,8 @@ static int marker_update_add(struct marker_update *u,
 		.probe_private = req->probe_private,
 		.checked = !!format,
 	};
-	struct marker_probe *p;
+	const struct marker_probe *p;
 	const char *have;
-	unsigned int i;
 	bool same;
 
 	if (!req->probe || !name)
@@ -242,11 +262,13 @@ static int marker_update_add(struct marker_update *u,
 
 checked:
 	old = e->pending;
-	for (i = 0; old && i < old->nr; i++) {
-		p = marker_slot(old, i);
-		if (marker_probe_live(p) && p->func == (void *)req->probe &&
-		    p->probe_private == req->probe_private)
-			return -EEXIST;
+	if (old) {
+		/* The typed group's end has no ->func: never the probe's */
+		marker_array_for_each(p, old)
+			if (p->func == (void *)req->probe &&
+			    p->probe_private == req->probe_private &&
+			    marker_probe_live(p))
+				return -EEXIST;
 	}
 
 	array = marker_array_copy(old, &add, req->typed);
