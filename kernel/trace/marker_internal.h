@@ -58,8 +58,7 @@ struct marker_entry {
 	struct list_head sync;	/* on marker_sync_list: sites to patch */
 	char *format;		/* of the sites and checked probes, or NULL */
 	u64 format_hashlen;	/* hashlen_string() of ->format */
-	struct marker_field *fields;
-	int nr_fields;		/* or -errno if the format does not parse */
+	int nr_fields;		/* its fields, or -errno if it does not parse */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
 	unsigned int nr_conflicts;	/* struct markers left out for their format */
 	bool busy;		/* a site was busy at the last look */

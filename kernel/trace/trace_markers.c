@@ -1410,7 +1410,7 @@ static void marker_event_free(struct marker_event *event)
 }
 
 /*
- * Build the event of the name @n, from the fields the registry parsed.
+ * Build the event of the name @n, from the fields the listing parsed.
  * Return: the event, or NULL with *@err set: -EINVAL or -E2BIG when the
  * format does not parse, -EEXIST when a field is named as a common field
  * is, -ENOMEM.
