@@ -192,8 +192,8 @@ int marker_iterate_sites(marker_site_func_t fn, void *data);
  * struct marker_name_info - what marker_iterate_names() reports of a name
  * @name: the marker name
  * @format: the format of its sites; NULL when every site is left out
- * @fields: @format parsed, once, by the registry; NULL unless
- *	@nr_fields > 0
+ * @fields: @format parsed for this call (the registry keeps only
+ *	@nr_fields); NULL unless @nr_fields > 0
  * @nr_fields: number of fields, or -EINVAL or -E2BIG when @format does
  *	not parse
  * @nr_sites: its sites that take its probes

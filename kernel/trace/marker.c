@@ -176,13 +176,16 @@ static void marker_entry_heal(struct marker_entry *e);
 static void marker_entry_clear_format(struct marker_entry *e)
 {
 	kfree(e->format);
-	kfree(e->fields);
 	e->format = NULL;
-	e->fields = NULL;
 	e->nr_fields = 0;
 }
 
-/* Take ownership of @format (kmalloc'ed) and parse it. */
+/*
+ * Take ownership of @format (kmalloc'ed) and parse it. Only the parse's
+ * result is kept: the faces that want the fields parse them again
+ * (marker_iterate_names()), once per listing, rather than every name
+ * keeping them for its lifetime.
+ */
 int marker_entry_set_format(struct marker_entry *e, char *format)
 {
 	struct marker_field *fields;
@@ -194,25 +197,10 @@ int marker_entry_set_format(struct marker_entry *e, char *format)
 		return -ENOMEM;
 	}
 	nr = marker_format_parse(format, fields, MARKER_FIELDS_MAX);
-	if (nr > 0) {
-		/* Keep the fields parsed only: all 16 take a 1 KiB object. */
-		struct marker_field *parsed;
-
-		parsed = kmemdup_array(fields, nr, sizeof(*fields), GFP_KERNEL);
-		kfree(fields);
-		if (!parsed) {
-			kfree(format);
-			return -ENOMEM;
-		}
-		fields = parsed;
-	} else {
-		kfree(fields);
-		fields = NULL;
-	}
+	kfree(fields);
 	marker_entry_clear_format(e);
 	e->format = format;
 	e->format_hashlen = hashlen_string(NULL, format);
-	e->fields = fields;
 	e->nr_fields = nr;
 	return 0;
 }

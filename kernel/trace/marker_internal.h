@@ -53,16 +53,20 @@ struct marker_entry {
 	struct list_head update;		/* on the update's list */
 	struct marker_probe_array *pending;	/* the next array, may be NULL */
 	char *pending_format;			/* format the update brings */
-	bool in_update;
 	/* Settled state: */
 	struct list_head sync;	/* on marker_sync_list: sites to patch */
 	char *format;		/* of the sites and checked probes, or NULL */
 	u64 format_hashlen;	/* hashlen_string() of ->format */
-	struct marker_field *fields;
-	int nr_fields;		/* or -errno if the format does not parse */
+	int nr_fields;		/* its fields, or -errno if it does not parse */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
 	unsigned int nr_conflicts;	/* struct markers left out for their format */
 	bool busy;		/* a site was busy at the last look */
+	/*
+	 * An update is being built (with ->update, above); here, next to
+	 * ->busy, as a hole there would take the entry of a name of up to
+	 * 15 characters from 192 bytes to a 256-byte object.
+	 */
+	bool in_update;
 	/* Declared with DECLARE_MARKER(): */
 	struct marker_typed *typed;	/* of its sites and typed probes */
 	unsigned int nr_typed;	/* attached mark_<name>() sites */

@@ -88,8 +88,9 @@ static void marker_add_module(char *modules, const char *module)
  * @data: passed to @fn
  *
  * The registry's own view of each name: its sites, those left out, the
- * modules that hold them, and its format as the registry parsed it. Names
- * that only probes wait for are not reported.
+ * modules that hold them, and its format and fields, parsed again here
+ * (the registry keeps the number of fields only). Names that only probes
+ * wait for are not reported.
  *
  * Context: process; takes the marker mutex, so @fn must not register or
  * unregister probes. @info is valid only during the call.
@@ -99,14 +100,19 @@ static void marker_add_module(char *modules, const char *module)
 int marker_iterate_names(marker_name_func_t fn, void *data)
 {
 	struct marker_name_info *info;
+	struct marker_field *fields;
 	struct marker_entry *e;
 	struct marker_link *l;
 	unsigned int bkt;
 	int ret = 0;
 
 	info = kmalloc(sizeof(*info), GFP_KERNEL);
-	if (!info)
+	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+	if (!info || !fields) {
+		kfree(info);
+		kfree(fields);
 		return -ENOMEM;
+	}
 	mutex_lock(&marker_mutex);
 	hash_for_each(marker_table, bkt, e, hlist) {
 		if (!e->nr_markers && !e->nr_conflicts)
@@ -118,9 +124,13 @@ int marker_iterate_names(marker_name_func_t fn, void *data)
 		};
 		marker_entry_count_sites(e, &info->nr_sites,
 					 &info->nr_conflicts);
-		if (info->format) {
-			info->fields = e->nr_fields > 0 ? e->fields : NULL;
+		if (info->format)
 			info->nr_fields = e->nr_fields;
+		/* The parse marker_entry_set_format() counted, again. */
+		if (info->format && e->nr_fields > 0) {
+			info->nr_fields = marker_format_parse(e->format, fields,
+							      MARKER_FIELDS_MAX);
+			info->fields = info->nr_fields > 0 ? fields : NULL;
 		}
 		list_for_each_entry(l, &e->markers, node)
 			if (!(marker_link_marker(l)->flags & MARKER_FLAG_CONFLICT))
@@ -132,5 +142,6 @@ int marker_iterate_names(marker_name_func_t fn, void *data)
 	}
 	mutex_unlock(&marker_mutex);
 	kfree(info);
+	kfree(fields);
 	return ret;
 }

@@ -65,6 +65,7 @@ struct marker_event {
 	struct list_head list;
 	struct trace_event_call call;
 	struct trace_event_class class;
+	/* These and call.print_fmt: after @fields, in the event's object */
 	char *name;
 	char *format;
 	bool orphan;			/* no sites or stale format; held */
@@ -1195,40 +1196,49 @@ static void marker_field_print_conversion(const struct marker_field *f,
 	}
 }
 
-/* "\"a=%d s=%s\", REC->a, __get_str(s)", for the format file. */
-static char *marker_event_print_fmt(const struct marker_event *event)
+/* Append to @buf of @size bytes at *@len, as snprintf() does; count all. */
+static __printf(4, 5) void marker_event_fmt_put(char *buf, size_t size,
+						size_t *len, const char *fmt, ...)
+{
+	bool room = *len < size;
+	va_list args;
+
+	va_start(args, fmt);
+	*len += vsnprintf(room ? buf + *len : NULL, room ? size - *len : 0,
+			  fmt, args);
+	va_end(args);
+}
+
+/*
+ * "\"a=%d s=%s\", REC->a, __get_str(s)", for the format file, written to
+ * @buf of @size bytes (NULL, 0 to measure it) as snprintf() does.
+ * Return: its length, without the NUL.
+ */
+static size_t marker_event_print_fmt(const struct marker_field *fields,
+				     unsigned int nr, char *buf, size_t size)
 {
 	char conversion[8];
+	size_t len = 0;
 	unsigned int i;
-	size_t len = 3;
-	char *fmt, *p;
 
-	for (i = 0; i < event->nr_fields; i++)
-		len += 2 * strlen(event->fields[i].field.name) +
-		       sizeof(conversion) + sizeof(", __get_str()");
-	fmt = kmalloc(len, GFP_KERNEL);
-	if (!fmt)
-		return NULL;
-
-	p = fmt;
-	*p++ = '"';
-	for (i = 0; i < event->nr_fields; i++) {
-		marker_field_print_conversion(&event->fields[i].field,
-					      conversion);
-		p += sprintf(p, "%s%s=%s", i ? " " : "",
-			     event->fields[i].field.name, conversion);
+	marker_event_fmt_put(buf, size, &len, "\"");
+	for (i = 0; i < nr; i++) {
+		marker_field_print_conversion(&fields[i], conversion);
+		marker_event_fmt_put(buf, size, &len, "%s%s=%s", i ? " " : "",
+				     fields[i].name, conversion);
 	}
-	*p++ = '"';
-	for (i = 0; i < event->nr_fields; i++) {
-		const struct marker_field *f = &event->fields[i].field;
+	marker_event_fmt_put(buf, size, &len, "\"");
+	for (i = 0; i < nr; i++) {
+		const struct marker_field *f = &fields[i];
 
 		if (marker_field_is_string(f))
-			p += sprintf(p, ", __get_str(%s)", f->name);
+			marker_event_fmt_put(buf, size, &len, ", __get_str(%s)",
+					     f->name);
 		else
-			p += sprintf(p, ", REC->%s", f->name);
+			marker_event_fmt_put(buf, size, &len, ", REC->%s",
+					     f->name);
 	}
-	*p = '\0';
-	return fmt;
+	return len;
 }
 
 static int marker_event_reg(struct trace_event_call *call,
@@ -1393,16 +1403,14 @@ static bool marker_event_may_not_fit(const struct marker_event *event)
 	return size > MARKER_EVENT_FITS;
 }
 
+/* The event and its strings, one object (marker_event_alloc()). */
 static void marker_event_free(struct marker_event *event)
 {
-	kfree(event->call.print_fmt);
-	kfree(event->name);
-	kfree(event->format);
 	kfree(event);
 }
 
 /*
- * Build the event of the name @n, from the fields the registry parsed.
+ * Build the event of the name @n, from the fields the listing parsed.
  * Return: the event, or NULL with *@err set: -EINVAL or -E2BIG when the
  * format does not parse, -EEXIST when a field is named as a common field
  * is, -ENOMEM.
@@ -1410,10 +1418,12 @@ static void marker_event_free(struct marker_event *event)
 static struct marker_event *marker_event_alloc(const struct marker_name *n,
 					       int *err)
 {
+	size_t size, name_len, format_len, print_fmt_len;
 	const struct marker_field *fields = n->fields;
 	struct marker_event *event;
 	unsigned int offset, align, i;
 	int nr = n->nr_fields;
+	char *strings;
 
 	if (nr < 0) {
 		*err = nr;
@@ -1424,10 +1434,25 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 		return NULL;
 	}
 
+	/*
+	 * One object: the event, its fields, then its name, format and print
+	 * format, which live as long as it does.
+	 */
+	size = struct_size(event, fields, nr);
+	name_len = strlen(n->name) + 1;
+	format_len = strlen(n->format) + 1;
+	print_fmt_len = marker_event_print_fmt(fields, nr, NULL, 0) + 1;
 	*err = -ENOMEM;
-	event = kzalloc(struct_size(event, fields, nr), GFP_KERNEL);
+	event = kzalloc(size_add(size, name_len + format_len + print_fmt_len),
+			GFP_KERNEL);
 	if (!event)
 		return NULL;
+	strings = (char *)event + size;
+	event->name = memcpy(strings, n->name, name_len);
+	event->format = memcpy(strings + name_len, n->format, format_len);
+	event->call.print_fmt = strings + name_len + format_len;
+	marker_event_print_fmt(fields, nr, event->call.print_fmt,
+			       print_fmt_len);
 	event->nr_fields = nr;
 	/* The fields as bits of @strings and @scalars */
 	BUILD_BUG_ON(BITS_PER_TYPE(event->strings) < MARKER_FIELDS_MAX);
@@ -1449,15 +1474,8 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	event->has_strings = event->strings;
 	event->regs_store = marker_event_regs_store(event);
 	event->may_not_fit = marker_event_may_not_fit(event);
-	event->name = kstrdup(n->name, GFP_KERNEL);
-	event->format = kstrdup(n->format, GFP_KERNEL);
-	if (!event->name || !event->format)
-		goto fail;
 	marker_event_set_pid_fields(event);
 	marker_event_set_typed(event, n->typed);
-	event->call.print_fmt = marker_event_print_fmt(event);
-	if (!event->call.print_fmt)
-		goto fail;
 
 	event->class.system = TRACE_MARKER_SYSTEM;
 	event->class.reg = marker_event_reg;
@@ -1475,10 +1493,6 @@ static struct marker_event *marker_event_alloc(const struct marker_name *n,
 	event->call.data = event;
 	*err = 0;
 	return event;
-
-fail:
-	marker_event_free(event);
-	return NULL;
 }
 
 /* Add the event of the name @n to tracefs. Caller holds event_mutex. */

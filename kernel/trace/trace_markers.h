@@ -43,7 +43,7 @@ struct marker_event_field {
 struct marker_name {
 	const char *name;
 	char *format;		/* of the sites without conflict, or NULL */
-	struct marker_field *fields;	/* the registry's parse of @format */
+	struct marker_field *fields;	/* @format parsed by the listing */
 	int nr_fields;		/* or -EINVAL, -E2BIG */
 	unsigned int nr_sites;	/* sites without conflict */
 	unsigned int nr_conflicts;
