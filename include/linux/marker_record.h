@@ -315,6 +315,18 @@ __marker_record_string(void *entry, unsigned int offset,
 
 #ifdef CONFIG_PERF_EVENTS
 /*
+ * The registers perf takes, as perf_fetch_caller_regs() takes them but
+ * with the address @ip: inlined, so that the frame is the recorder's. A
+ * function, not the macro itself in the recorder: arm64's names a
+ * member after its parameter (regs).
+ */
+static __always_inline void
+__marker_record_perf_regs(struct pt_regs *regs, unsigned long ip)
+{
+	perf_arch_fetch_caller_regs(regs, ip);
+}
+
+/*
  * __marker_record_perf_<name>(data, proto), @proto in parentheses: the
  * typed probe of the event markers:<name> for perf (@__rec_data, the
  * event's struct trace_event_call | MARKER_RECORD_PERF, the tag untested
@@ -362,7 +374,7 @@ __marker_record_string(void *entry, unsigned int offset,
 			marker_record_perf_lost();			\
 			return;						\
 		}							\
-		perf_arch_fetch_caller_regs(__regs, _THIS_IP_);		\
+		__marker_record_perf_regs(__regs, _THIS_IP_);		\
 		__off = MARKER_RECORD_HEADER;				\
 		__MARKER_MAP(__MARKER_REC_STORE, values)		\
 		(void)__data;						\
