@@ -81,15 +81,15 @@
  * ---- Recorders: a declaration's ring-buffer and perf event, made at compile time ----
  *
  * As TRACE_EVENT() generates trace_event_raw_event_<call>() and
- * perf_trace_<call>(), each DECLARE_MARKER() defines
- * __marker_record_<name>(), one typed probe that serves both: the tracefs
- * face (kernel/trace/trace_markers.c) attaches it for its event
- * markers:<name> with an event file as its data (the ring buffer of an
- * instance), and with the event's struct trace_event_call, tagged with
- * MARKER_RECORD_PERF, while perf uses the event (perf's per-CPU buffer,
- * the BPF programs attached through perf). The data's tag tells the two
- * apart: the measuring and storing are one code (see
- * __MARKER_RECORDER()). It stores the
+ * perf_trace_<call>(), each DECLARE_MARKER() defines two typed probes:
+ * __marker_record_<name>(), which the tracefs face
+ * (kernel/trace/trace_markers.c) attaches for its event markers:<name>
+ * with an event file as its data (the ring buffer of an instance), and
+ * __marker_record_perf_<name>(), which it attaches with the event's
+ * struct trace_event_call, tagged with MARKER_RECORD_PERF, while perf
+ * uses the event (perf's per-CPU buffer, the BPF programs attached
+ * through perf). Both measure and store with the same code
+ * (__MARKER_REC_MEASURE(), __MARKER_REC_STORE()). They store the
  * declaration's values straight into the record, at offsets the compiler
  * computes from their types, with no va_list and no per-field decode. The
  * layout is the face's
@@ -97,29 +97,31 @@
  * u32 __data_loc, then the strings); each value is given a code (1 to 4:
  * an integer or pointer of 1, 2, 4 or 8 bytes, 8: a string), the codes
  * make the layout's signature, 4 bits per field, which the declaration
- * publishes with its recorder (marker_recorder_func, the marker's
+ * publishes with its recorders (marker_recorder_func, the marker's
  * ->recorder). The face compares it, once, when it builds the event with
  * the signature it derived from the format: where they differ (a %hd
  * given an int, a %c, a bool for a %d), the event does not use the
- * recorder but the face's varargs probes, which store the format's values
+ * recorders but the face's varargs probes, which store the format's values
  * field by field. A record too large for the ring buffer goes to the face
  * as u64 values (marker_record_values()), which cuts its strings. 64-bit
  * only (the values travel as unsigned long there).
  */
 #ifdef CONFIG_64BIT
 #include <linux/align.h>
+#include <linux/instruction_pointer.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
 /*
  * What a declaration's ->recorder is, __marker_recorder_<name>(): returns
- * its recorder, __marker_record_<name>(), and sets *@layout to the
- * signature of the layout the recorder stores, which the face checks
- * against its event's when it builds the event. One function, not a
- * structure and a function: 16 bytes a declaration. Process context.
+ * its recorder for the ring buffer, __marker_record_<name>(), or with
+ * @perf its recorder for perf, __marker_record_perf_<name>(), and sets
+ * *@layout to the signature of the layout both store, which the face
+ * checks against its event's when it builds the event. One function, not
+ * a structure and functions: a few bytes a declaration. Process context.
  */
-typedef void *(*marker_recorder_func)(u64 *layout);
+typedef void *(*marker_recorder_func)(u64 *layout, bool perf);
 
 /* The bytes of struct trace_entry, before the fields (checked there). */
 #define MARKER_RECORD_HEADER	8
@@ -133,39 +135,14 @@ void marker_record_filtered(struct trace_event_file *file);
 void marker_record_refused(struct trace_event_file *file);
 void marker_record_commit(struct trace_event_buffer *fbuffer);
 void marker_record_values(void *data, const u64 *values);
+void marker_record_perf_lost(void);
 
 /*
- * The recorder's data for perf: the event's trace_event_call, its
- * address with this bit set (an event file's never has it).
+ * The perf recorder's data: the event's trace_event_call, its address
+ * with this bit set (an event file's never has it), which
+ * marker_record_values() tells apart.
  */
 #define MARKER_RECORD_PERF	1UL
-
-/*
- * A record in perf's per-CPU buffer, from marker_record_perf_alloc() to
- * marker_record_perf_submit().
- */
-struct marker_record_perf {
-	void *entry;
-	struct trace_event_call *call;
-	struct hlist_head *head;
-	struct pt_regs *regs;
-	int size;
-	int rctx;
-};
-
-/*
- * Where a recorder's record is, in the ring buffer or perf's buffer: a
- * type of its own, not one declared in each recorder, so that GCC can
- * fold recorders of one prototype into one (its ICF compares types).
- */
-union marker_record_buf {
-	struct trace_event_buffer fb;
-	struct marker_record_perf perf;
-};
-
-void *marker_record_perf_alloc(void *data, unsigned int size,
-			       struct marker_record_perf *perf);
-void marker_record_perf_submit(struct marker_record_perf *perf);
 
 /* The longest string a field stores, NUL included (checked there). */
 #define MARKER_RECORD_STRING_MAX	256
@@ -179,7 +156,13 @@ void marker_record_perf_submit(struct marker_record_perf *perf);
  * "(null)": the measure replaces it, once, so that the copy has no test;
  * the copy takes the measured length. The lengths are unsigned int, not
  * u16, which spares their zero-extensions (make bench: 2 instructions per
- * string).
+ * string). The copy is a call of memcpy(), as __assign_str()'s: GCC,
+ * knowing the length is below 256, would expand it inline (a rep movsq
+ * and the words around it, about 80 bytes per string per recorder, for
+ * 5 instructions less on a 16-byte string); the length is hidden from it
+ * after the cut (OPTIMIZER_HIDE_VAR(), no instruction), not before, so
+ * that the test of a record too large for the ring buffer still folds
+ * away where the strings cannot make one.
  */
 static __always_inline unsigned int __marker_record_strlen(const char *s)
 {
@@ -192,9 +175,11 @@ __marker_record_string(void *entry, unsigned int offset,
 		       unsigned int len)
 {
 	char *dst = entry + data_offset;
+	size_t n = len - 1;
 
-	memcpy(dst, s, len - 1);
-	dst[len - 1] = '\0';
+	OPTIMIZER_HIDE_VAR(n);
+	memcpy(dst, s, n);
+	dst[n] = '\0';
 	*(u32 *)(entry + offset) = (u32)len << 16 | data_offset;
 	return data_offset + len;
 }
@@ -249,104 +234,160 @@ __marker_record_string(void *entry, unsigned int offset,
 	}								\
 	__off += __MARKER_REC_SIZE(v);
 
+/* The recorders' locals, the values' measures and the record's offsets */
+#define __MARKER_REC_LOCALS(values...)					\
+	const bool __strings =						\
+		(0 __MARKER_MAP(__MARKER_REC_SIG, values)) &		\
+		__MARKER_REC_STRINGS;					\
+	/* The strings set by the first pass */				\
+	const char *__str[__MARKER_MAP(__MARKER_REC_NR, values) 1]	\
+		__uninitialized;					\
+	unsigned int __len[__MARKER_MAP(__MARKER_REC_NR, values) 1]	\
+		__uninitialized;					\
+	unsigned int __off = MARKER_RECORD_HEADER, __size = 0;		\
+	unsigned int __data;						\
+	void *__e
+
+/* A record larger than MARKER_RECORD_FITS: its values to the face */
+#define __MARKER_REC_SLOW(data, values...)				\
+	do {								\
+		const u64 __vals[] = {					\
+			__MARKER_MAP(__MARKER_REC_U64, values)		\
+			0 };						\
+									\
+		marker_record_values(data, __vals);			\
+	} while (0)
+
 /*
  * __marker_record_<name>(data, proto): the typed probe of the event
- * markers:<name>, for one trace instance (@__rec_data, its struct
- * trace_event_file) as trace_event_raw_event_<call>() is a TRACE_EVENT()'s:
- * measure, soft disable and pid checks, reserve, store, commit; or for perf
- * (@__rec_data, the event's struct trace_event_call | MARKER_RECORD_PERF)
- * as perf_trace_<call>() is: measure, perf's buffer if a perf event of
- * this CPU or a BPF program listens, store, then the programs and perf
- * (marker_record_perf_alloc(), marker_record_perf_submit()). Records not
- * written are counted by the face, as its varargs probes count them. The
- * face attaches it only to events whose layout is its own
- * (__marker_recorder_<name>()), so it stores without checking. The
- * values are measured first, for both; the data's tag is tested before
- * reserving and again before committing, which GCC may thread into the
- * first test by giving each side its own copy of the stores: it does for
- * the benchmark's recorders (one test on the ring buffer's path), not for
- * sched_switch's larger one. The soft disable and pid checks come after
- * the measure, on the ring buffer's side only: a string of a soft
- * disabled event is measured for nothing, rather than the data tested
- * once more on every hit.
+ * markers:<name> for one trace instance (@__rec_data, its struct
+ * trace_event_file), as trace_event_raw_event_<call>() is a
+ * TRACE_EVENT()'s: soft disable and pid checks, measure, reserve, store,
+ * commit. Records not written are counted by the face, as its varargs
+ * probes count them. The face attaches it only to events whose layout is
+ * its own (__marker_recorder_<name>()), so it stores without checking.
  * Context: the site's (any: task, softirq, hard IRQ, NMI, under the
  * runqueue lock), preemption disabled; no locks, no allocation, no
- * sleeping: the ring buffer's reservation is lockless, perf's buffer is
- * per CPU and per context. A record that fits evaluates each value once:
- * a string's is kept from the measure for the copy, as TRACE_EVENT()'s
- * __string() keeps its source (__marker_record_strlen()); one larger
- * than MARKER_RECORD_FITS evaluates them again for marker_record_values().
+ * sleeping: the ring buffer's reservation is lockless. A record that fits
+ * evaluates each value once: a string's is kept from the measure for the
+ * copy, as TRACE_EVENT()'s __string() keeps its source
+ * (__marker_record_strlen()); one larger than MARKER_RECORD_FITS
+ * evaluates them again for marker_record_values().
  */
 #define __MARKER_RECORDER(n, proto, values...)				\
 	static void notrace						\
 	__marker_record_##n(void *__rec_data, proto)			\
 	{								\
-		const bool __strings =					\
-			(0 __MARKER_MAP(__MARKER_REC_SIG, values)) &	\
-			__MARKER_REC_STRINGS;				\
-		const bool __perf = IS_ENABLED(CONFIG_PERF_EVENTS) &&	\
-			((unsigned long)__rec_data & MARKER_RECORD_PERF); \
 		struct trace_event_file *__file = __rec_data;		\
-		/* Set by the reservation; the strings by the first pass */ \
-		union marker_record_buf __rec __uninitialized;		\
-		const char *__str[__MARKER_MAP(__MARKER_REC_NR, values) 1] \
-			__uninitialized;				\
-		unsigned int __len[__MARKER_MAP(__MARKER_REC_NR, values) 1] \
-			__uninitialized;				\
-		unsigned int __off = MARKER_RECORD_HEADER, __size = 0;	\
-		unsigned int __data;					\
-		void *__e;						\
+		/* Set by the reservation */				\
+		struct trace_event_buffer __fb __uninitialized;		\
+		__MARKER_REC_LOCALS(values);				\
 									\
+		if (trace_trigger_soft_disabled(__file)) {		\
+			marker_record_filtered(__file);			\
+			return;						\
+		}							\
 		__MARKER_MAP(__MARKER_REC_MEASURE, values)		\
 		__data = __off;						\
-		if (__perf) {						\
-			if (__strings &&				\
-			    __off + __size > MARKER_RECORD_FITS)	\
-				goto slow;				\
-			__e = marker_record_perf_alloc(__rec_data,	\
-						       __off + __size,	\
-						       &__rec.perf);	\
-			if (!__e)					\
-				return;					\
-		} else {						\
-			if (trace_trigger_soft_disabled(__file)) {	\
-				marker_record_filtered(__file);		\
-				return;					\
-			}						\
-			if (__strings &&				\
-			    __off + __size > MARKER_RECORD_FITS)	\
-				goto slow;				\
-			__e = trace_event_buffer_reserve(&__rec.fb, __file, \
-							 __off + __size); \
-			if (unlikely(!__e)) {				\
-				marker_record_refused(__file);		\
-				return;					\
-			}						\
+		if (__strings && __off + __size > MARKER_RECORD_FITS) {	\
+			__MARKER_REC_SLOW(__rec_data, values);		\
+			return;						\
+		}							\
+		__e = trace_event_buffer_reserve(&__fb, __file,		\
+						 __off + __size);	\
+		if (unlikely(!__e)) {					\
+			marker_record_refused(__file);			\
+			return;						\
 		}							\
 		__off = MARKER_RECORD_HEADER;				\
 		__MARKER_MAP(__MARKER_REC_STORE, values)		\
 		(void)__data;						\
-		if (__perf)						\
-			marker_record_perf_submit(&__rec.perf);		\
-		else							\
-			marker_record_commit(&__rec.fb);		\
-		return;							\
-	slow:								\
-		{							\
-			const u64 __vals[] = {				\
-				__MARKER_MAP(__MARKER_REC_U64, values)	\
-				0 };					\
-									\
-			marker_record_values(__rec_data, __vals);	\
-		}							\
+		marker_record_commit(&__fb);				\
 	}								\
+	__MARKER_RECORDER_PERF(n, (proto), values)			\
 	/* The values' types, from the prototype's parameters, unused */ \
-	static void *__marker_recorder_##n(u64 *__layout)		\
+	static void *__marker_recorder_##n(u64 *__layout, bool __perf)	\
 	{								\
 		__MARKER_MAP(__MARKER_REC_PARAM, proto)			\
 		*__layout = 0 __MARKER_MAP(__MARKER_REC_SIG, values);	\
-		return __marker_record_##n;				\
+		return __MARKER_RECORDER_PICK(n, __perf);		\
 	}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * The registers perf takes, as perf_fetch_caller_regs() takes them but
+ * with the address @ip: inlined, so that the frame is the recorder's. A
+ * function, not the macro itself in the recorder: arm64's names a
+ * member after its parameter (regs).
+ */
+static __always_inline void
+__marker_record_perf_regs(struct pt_regs *regs, unsigned long ip)
+{
+	perf_arch_fetch_caller_regs(regs, ip);
+}
+
+/*
+ * __marker_record_perf_<name>(data, proto), @proto in parentheses: the
+ * typed probe of the event markers:<name> for perf (@__rec_data, the
+ * event's struct trace_event_call | MARKER_RECORD_PERF, the tag untested
+ * but by marker_record_values()), as perf_trace_<call>() is a
+ * TRACE_EVENT()'s, with what it calls inline: nothing if no perf event of
+ * this CPU and no BPF program listens; else measure, a record from perf's
+ * per-CPU buffer of this context (perf_trace_buf_alloc()), the registers
+ * perf takes, store, then the event's BPF programs and the perf events of
+ * this CPU unless a program returned 0 (perf_trace_run_bpf_submit()). A
+ * record perf cannot take (recursion) is counted in marker_perf_lost
+ * (marker_record_perf_lost()); a record that fits is at most
+ * MARKER_RECORD_FITS bytes, well below PERF_MAX_TRACE_SIZE. The sample's
+ * address is in this recorder (_THIS_IP_), which names the marker;
+ * perf_trace_<call>()'s is its caller's; its frame is this recorder's.
+ * Context: as __marker_record_<name>()'s: any, NMI included, preemption
+ * disabled; no locks, no allocation, no sleeping (perf's buffer is per
+ * CPU and per context; BPF tracepoint programs are not sleepable).
+ */
+#define __MARKER_RECORDER_PERF(n, proto, values...)			\
+	static void notrace						\
+	__marker_record_perf_##n(void *__rec_data, __MARKER_PARAMS proto) \
+	{								\
+		struct trace_event_call *__call =			\
+			__rec_data - MARKER_RECORD_PERF;		\
+		struct hlist_head *__head =				\
+			this_cpu_ptr(__call->perf_events);		\
+		/* Set by perf_trace_buf_alloc() */			\
+		struct pt_regs *__regs __uninitialized;			\
+		int __rctx __uninitialized;				\
+		__MARKER_REC_LOCALS(values);				\
+									\
+		if (!bpf_prog_array_valid(__call) && hlist_empty(__head)) \
+			return;						\
+		__MARKER_MAP(__MARKER_REC_MEASURE, values)		\
+		__data = __off;						\
+		if (__strings && __off + __size > MARKER_RECORD_FITS) {	\
+			__MARKER_REC_SLOW(__rec_data, values);		\
+			return;						\
+		}							\
+		/* perf adds a u32 size before the record, aligns to u64 */ \
+		__size = ALIGN(__off + __size + sizeof(u32), sizeof(u64)) - \
+			 sizeof(u32);					\
+		__e = perf_trace_buf_alloc(__size, &__regs, &__rctx);	\
+		if (unlikely(!__e)) {					\
+			marker_record_perf_lost();			\
+			return;						\
+		}							\
+		__marker_record_perf_regs(__regs, _THIS_IP_);		\
+		__off = MARKER_RECORD_HEADER;				\
+		__MARKER_MAP(__MARKER_REC_STORE, values)		\
+		(void)__data;						\
+		perf_trace_run_bpf_submit(__e, __size, __rctx, __call, 1, \
+					  __regs, __head, NULL);	\
+	}
+#define __MARKER_RECORDER_PICK(n, perf)					\
+	((perf) ? (void *)__marker_record_perf_##n :			\
+		  (void *)__marker_record_##n)
+#else
+#define __MARKER_RECORDER_PERF(n, proto, values...)
+#define __MARKER_RECORDER_PICK(n, perf)	((void *)__marker_record_##n)
+#endif
 #define __MARKER_RECORDER_FUNC(n)	__marker_recorder_##n
 #else
 #define __MARKER_RECORDER(n, proto, values...)

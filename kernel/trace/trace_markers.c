@@ -1333,7 +1333,7 @@ static void marker_event_set_typed(struct marker_event *event,
 
 	if (!recorder)
 		return;
-	recorder(&layout);
+	recorder(&layout, false);
 	if (layout != marker_event_layout(event->fields, event->nr_fields))
 		return;
 	event->typed = typed;
@@ -1630,14 +1630,19 @@ int marker_event_batch_end(struct marker_patch_batch *batch)
 	return marker_patch_batch_end(batch);
 }
 
-/* The recorder of @event's declaration, __marker_record_<name>(). */
-static void *marker_event_recorder(const struct marker_event *event)
+/*
+ * The recorder of @event's declaration for @data: for an event file
+ * __marker_record_<name>(), for perf's tagged call (marker_event_perf_data())
+ * __marker_record_perf_<name>().
+ */
+static void *marker_event_recorder(const struct marker_event *event,
+				   void *data)
 {
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS
 	marker_recorder_func recorder = event->typed->recorder;
 	u64 layout;
 
-	return recorder(&layout);
+	return recorder(&layout, (unsigned long)data & MARKER_RECORD_PERF);
 #else
 	return NULL;	/* no recorders: event->typed stays NULL */
 #endif
@@ -1650,8 +1655,8 @@ static bool marker_event_ftrace_typed(const struct marker_event *event)
 }
 
 /*
- * Attach the declaration's recorder with @data: an event file, or for
- * perf the event's call tagged MARKER_RECORD_PERF
+ * Attach the declaration's recorder for @data with @data: an event file,
+ * or for perf the event's call tagged MARKER_RECORD_PERF
  * (marker_event_perf_data()). The declaration's module (if any) is held
  * while the recorder is attached: it cannot go while its events record
  * with its code, as a module's trace event used by perf cannot. Called
@@ -1665,7 +1670,8 @@ static int marker_event_register_typed(struct marker_event *event,
 	if (!try_module_get(event->typed_owner))
 		return -ENODEV;
 	ret = marker_probe_register_typed(event->typed,
-					  marker_event_recorder(event), data);
+					  marker_event_recorder(event, data),
+					  data);
 	if (ret) {
 		module_put(event->typed_owner);
 		return ret;
@@ -1688,7 +1694,8 @@ static int marker_event_unregister_typed(struct marker_event *event,
 	if (!event->typed)
 		return -ENOENT;
 	ret = marker_probe_unregister_typed(event->typed,
-					    marker_event_recorder(event), data);
+					    marker_event_recorder(event, data),
+					    data);
 	if (ret)
 		return ret;
 	event->typed_files--;
@@ -1697,7 +1704,7 @@ static int marker_event_unregister_typed(struct marker_event *event,
 }
 
 #ifdef CONFIG_PERF_EVENTS
-/* The recorder's data while perf uses @event: its call, tagged. */
+/* The perf recorder's data while perf uses @event: its call, tagged. */
 static void *marker_event_perf_data(struct marker_event *event)
 {
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS

@@ -13,15 +13,15 @@
  * large for the ring buffer goes to marker_record_values(), in
  * trace_markers.c with the fields' ops it stores them by.
  *
- * For perf, the same recorder is attached with the event's call as its
- * data (tagged MARKER_RECORD_PERF) and builds its record in perf's per-CPU
- * buffer through marker_record_perf_alloc() and
- * marker_record_perf_submit(), as perf_trace_<call>() builds a
- * TRACE_EVENT()'s.
+ * For perf, the declaration's other recorder, __marker_record_perf_<name>(),
+ * is attached with the event's call as its data (tagged
+ * MARKER_RECORD_PERF) and builds its record in perf's per-CPU buffer
+ * itself, as perf_trace_<call>() builds a TRACE_EVENT()'s; it calls here
+ * only to count a record perf cannot take.
  *
  * Called from __marker_record_<name>(), the typed probe of one event
- * file or of perf. Context: the site's (any, NMI included), preemption
- * disabled; no locks, no allocation.
+ * file, and __marker_record_perf_<name>(), perf's. Context: the site's
+ * (any, NMI included), preemption disabled; no locks, no allocation.
  */
 #include <linux/compiler.h>
 #include <linux/export.h>
@@ -107,65 +107,20 @@ EXPORT_SYMBOL_GPL(marker_record_commit);
 
 #ifdef CONFIG_PERF_EVENTS
 static_assert(__alignof__(struct trace_event_call) > MARKER_RECORD_PERF);
+static_assert(MARKER_RECORD_FITS <= PERF_MAX_TRACE_SIZE);
 
 /**
- * marker_record_perf_alloc - perf's buffer for a recorder's record
- * @data: the recorder's data: the event's call | MARKER_RECORD_PERF
- * @size: the record's size, struct trace_entry included
- * @perf: set for marker_record_perf_submit()
+ * marker_record_perf_lost - count a record perf could not take
  *
- * As perf_trace_<call>() does: nothing if no perf event of this CPU and
- * no BPF program listens; else a record from perf's per-CPU buffer of
- * this context, with the registers perf_fetch_caller_regs() takes here:
- * the sample's address is in the recorder, __marker_record_<name>(),
- * which names the marker (perf_trace_<call>()'s is in its caller). A record
- * perf cannot take (recursion) is counted in marker_perf_lost; the
- * recorder's records are at most MARKER_RECORD_FITS bytes, well below
- * PERF_MAX_TRACE_SIZE.
+ * For __marker_record_perf_<name>(), when perf_trace_buf_alloc() refuses
+ * a record (recursion): counted in marker_perf_lost, as the varargs
+ * probe's are. Out of line: the recorder's path that runs stays short.
  *
- * Context: the site's (any, NMI included), preemption disabled; no locks,
- * no allocation, no sleeping.
- * Return: the record, or NULL.
+ * Context: the site's (any, NMI included), preemption disabled.
  */
-void *marker_record_perf_alloc(void *data, unsigned int size,
-			       struct marker_record_perf *perf)
+void marker_record_perf_lost(void)
 {
-	struct trace_event_call *call = data - MARKER_RECORD_PERF;
-	struct hlist_head *head = this_cpu_ptr(call->perf_events);
-	void *entry;
-
-	if (!bpf_prog_array_valid(call) && hlist_empty(head))
-		return NULL;
-	/* perf adds a u32 size before the record and aligns to u64 */
-	perf->size = ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-	entry = perf_trace_buf_alloc(perf->size, &perf->regs, &perf->rctx);
-	if (unlikely(!entry)) {
-		this_cpu_inc(marker_perf_lost);
-		return NULL;
-	}
-	perf_fetch_caller_regs(perf->regs);
-	perf->entry = entry;
-	perf->call = call;
-	perf->head = head;
-	return entry;
+	this_cpu_inc(marker_perf_lost);
 }
-EXPORT_SYMBOL_GPL(marker_record_perf_alloc);
-
-/**
- * marker_record_perf_submit - hand a recorder's record to BPF and perf
- * @perf: as marker_record_perf_alloc() set it, the record filled
- *
- * Runs the event's BPF programs first, then gives the record to the perf
- * events of this CPU unless a program returned 0, as perf_trace_<call>()
- * does.
- *
- * Context: the site's (any, NMI included), preemption disabled; no locks,
- * no allocation, no sleeping (BPF tracepoint programs are not sleepable).
- */
-void marker_record_perf_submit(struct marker_record_perf *perf)
-{
-	perf_trace_run_bpf_submit(perf->entry, perf->size, perf->rctx,
-				  perf->call, 1, perf->regs, perf->head, NULL);
-}
-EXPORT_SYMBOL_GPL(marker_record_perf_submit);
+EXPORT_SYMBOL_GPL(marker_record_perf_lost);
 #endif
