@@ -87,13 +87,15 @@ static void marker_array_set_data(struct marker_probe_array *array)
 }
 
 /*
- * Each slot of @a's probes, typed and with a format, in order, and the
- * typed group's end between them (its ->func is NULL): the ->nr + 1
- * slots from the first, a walk of the array without marker_slot()'s
+ * The end of @a's probes: the ->nr + 1 slots from the first hold them,
+ * typed and with a format, in order, and the typed group's end between
+ * them (its ->func is NULL). Walking them to it spares marker_slot()'s
  * index mapping per probe.
  */
-#define marker_array_for_each(p, a)					\
-	for (p = (a)->probes; p < (a)->probes + (a)->nr + 1; p++)
+static struct marker_probe *marker_array_end(struct marker_probe_array *a)
+{
+	return a->probes + a->nr + 1;
+}
 
 static unsigned int marker_array_live(struct marker_probe_array *array)
 {
@@ -102,7 +104,7 @@ static unsigned int marker_array_live(struct marker_probe_array *array)
 
 	if (!array)
 		return 0;
-	marker_array_for_each(p, array)
+	for (p = array->probes; p < marker_array_end(array); p++)
 		n += p->func && marker_probe_live(p);
 	return n;
 }
@@ -138,8 +140,7 @@ marker_array_copy(struct marker_probe_array *old,
 	*q++ = (struct marker_probe){ };
 	array->varargs = q;
 	if (old) {
-		for (p = old->varargs, end = old->probes + old->nr + 1;
-		     p < end; p++)
+		for (p = old->varargs, end = marker_array_end(old); p < end; p++)
 			if (marker_probe_live(p))
 				*q++ = *p;
 	}
@@ -264,7 +265,7 @@ checked:
 	old = e->pending;
 	if (old) {
 		/* The typed group's end has no ->func: never the probe's */
-		marker_array_for_each(p, old)
+		for (p = old->probes; p < marker_array_end(old); p++)
 			if (p->func == (void *)req->probe &&
 			    p->probe_private == req->probe_private &&
 			    marker_probe_live(p))
