@@ -22,13 +22,17 @@
 #ifndef _KERNEL_TRACE_MARKER_INTERNAL_H
 #define _KERNEL_TRACE_MARKER_INTERNAL_H
 
+#include <linux/errno.h>
 #include <linux/hashtable.h>
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/marker.h>
+#include <linux/marker_format.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/stddef.h>
 #include <linux/stringhash.h>
 #include <kunit/visibility.h>
 
@@ -57,23 +61,31 @@ struct marker_entry {
 	struct list_head sync;	/* on marker_sync_list: sites to patch */
 	char *format;		/* of the sites and checked probes, or NULL */
 	u64 format_hashlen;	/* hashlen_string() of ->format */
-	int nr_fields;		/* its fields, or -errno if it does not parse */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
 	unsigned int nr_conflicts;	/* struct markers left out for their format */
-	bool busy;		/* a site was busy at the last look */
-	/*
-	 * An update is being built (with ->update, above); here, next to
-	 * ->busy, as a hole there would take the entry of a name of up to
-	 * 15 characters from 192 bytes to a 256-byte object.
-	 */
-	bool in_update;
 	/* Declared with DECLARE_MARKER(): */
 	struct marker_typed *typed;	/* of its sites and typed probes */
-	unsigned int nr_typed;	/* attached mark_<name>() sites */
 	struct list_head direct;	/* to give the static call its target */
+	unsigned int nr_typed;	/* attached mark_<name>() sites */
+	/*
+	 * The small members last, together, with no hole: the entry of a
+	 * name of up to 23 characters then fits 192 bytes (see below).
+	 */
+	s8 nr_fields;		/* its fields, or -errno if it does not parse */
+	bool busy;		/* a site was busy at the last look */
+	bool in_update;		/* an update is being built (->update) */
 	u64 hashlen;		/* hashlen_string() of the name */
 	char name[];
 };
+
+/*
+ * A name of up to 23 characters and its NUL keep an entry in kmalloc-192
+ * (sched_migrate_task, sched_process_fork and sched_process_exit have 18).
+ */
+static_assert(offsetof(struct marker_entry, name) + 24 <= 192);
+/* ->nr_fields holds a field count or marker_format_parse()'s errors */
+static_assert(MARKER_FIELDS_MAX <= S8_MAX && -EINVAL >= S8_MIN &&
+	      -E2BIG >= S8_MIN);
 
 /*
  * The markers and sites of the core kernel or of one module. The list is
