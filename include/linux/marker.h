@@ -402,9 +402,10 @@ struct marker_probe_array {
  * a typed probe detached without memory for a smaller array. ->entry is
  * the registry's entry of the name while the declaration is the name's
  * (NULL otherwise). ->recorder is __marker_recorder_<name>()
- * (marker_recorder_func, __MARKER_RECORDER()), which gives the
- * declaration's recorder, the typed probe the tracefs face attaches for
- * the ring buffer and perf, and the signature of its layout; or NULL.
+ * (marker_recorder_func, __MARKER_RECORDER()), which gives one of the
+ * declaration's two recorders, the typed probes the tracefs face
+ * attaches for the ring buffer and for perf, and the signature of the
+ * layout both store; or NULL.
  * ->bpf_func is the declaration's raw BPF shim (__marker_bpf_<name>(), a
  * typed probe kernel/trace/marker_bpf.c attaches for a raw tracepoint
  * program) and ->bpf_nr_args the number of arguments it passes on.

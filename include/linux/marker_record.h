@@ -5,8 +5,8 @@
  * Included by include/linux/marker_typed.h, in the middle of its
  * DECLARE_MARKER() plumbing, with CONFIG_MARKERS_TRACE: not to be
  * included on its own. What a declaration generates from its argument
- * and value lists for the faces: its raw BPF shim and its ring-buffer
- * recorder.
+ * and value lists for the faces: its raw BPF shim and its recorders,
+ * for the ring buffer and for perf.
  */
 
 #include <linux/args.h>
@@ -338,7 +338,8 @@ __marker_record_perf_regs(struct pt_regs *regs, unsigned long ip)
  * this CPU unless a program returned 0 (perf_trace_run_bpf_submit()). A
  * record perf cannot take (recursion) is counted in marker_perf_lost
  * (marker_record_perf_lost()); a record that fits is at most
- * MARKER_RECORD_FITS bytes, well below PERF_MAX_TRACE_SIZE. The sample's
+ * MARKER_RECORD_FITS bytes and perf's alignment, well below
+ * PERF_MAX_TRACE_SIZE. The sample's
  * address is in this recorder (_THIS_IP_), which names the marker;
  * perf_trace_<call>()'s is its caller's; its frame is this recorder's.
  * Context: as __marker_record_<name>()'s: any, NMI included, preemption

@@ -261,8 +261,8 @@ void __marker_call_varargs(const struct marker_probe *p, ...);
 
 /*
  * What each declaration generates for the faces from its lists: its
- * ring-buffer recorder (__MARKER_RECORDER()) and its raw BPF shim
- * (__MARKER_BPF()).
+ * recorders, for the ring buffer and for perf (__MARKER_RECORDER()), and
+ * its raw BPF shim (__MARKER_BPF()).
  */
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS
 #include <linux/marker_record.h>

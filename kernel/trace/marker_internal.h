@@ -68,8 +68,9 @@ struct marker_entry {
 	struct list_head direct;	/* to give the static call its target */
 	unsigned int nr_typed;	/* attached mark_<name>() sites */
 	/*
-	 * The small members last, together, with no hole: the entry of a
-	 * name of up to 23 characters then fits 192 bytes (see below).
+	 * The small members last, together (one byte of padding after
+	 * them): the entry of a name of up to 23 characters then fits 192
+	 * bytes (see below).
 	 */
 	s8 nr_fields;		/* its fields, or -errno if it does not parse */
 	bool busy;		/* a site was busy at the last look */

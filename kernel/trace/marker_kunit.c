@@ -404,11 +404,6 @@ struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
 }
 
 /*
- * Detaching cannot fail, even without memory for the smaller array: the
- * probe is never called again, the others still are, and a later update
- * with memory compacts the array.
- */
-/*
  * @name's published array holds @nr probes, each live, in the ->nr + 1
  * slots from the first (the typed group's end among them), and every
  * slot after them, a copy's unused room, is NULL.
@@ -441,6 +436,11 @@ static void marker_kunit_expect_slots(struct kunit *test, const char *name,
 	marker_unlock();
 }
 
+/*
+ * Detaching cannot fail, even without memory for the smaller array: the
+ * probe is never called again, the others still are, and a later update
+ * with memory compacts the array.
+ */
 static void marker_unregister_without_memory(struct kunit *test)
 {
 	struct marker_kunit_seen one = { }, two = { }, three = { };

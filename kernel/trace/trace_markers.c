@@ -76,8 +76,9 @@ struct marker_event {
 	u16 strings;			/* the %s and %c fields, a bit each */
 	u16 scalars;			/* the others */
 	/*
-	 * The declaration whose recorder (__marker_record_<name>) records
-	 * the event in the instances that enable it and for perf, or NULL:
+	 * The declaration whose recorders record the event in the
+	 * instances that enable it (__marker_record_<name>) and for perf
+	 * (__marker_record_perf_<name>), or NULL:
 	 * the varargs probes marker_event_probe() and
 	 * marker_event_perf_probe() do. Set when the event is made, if the
 	 * recorder's layout is the event's; cleared when the declaration's
