@@ -47,21 +47,46 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 			       struct marker_probe_array *a);
 
 /*
+ * The typed slots of an untyped name's array are those of typed probes
+ * detached without memory (__marker_entry_untype() leaves no live one),
+ * each still holding the __marker_stub_<name>() of the declaration that
+ * had the name, whose module may be gone since. Before @t's iterators
+ * read them they take @t's stub, of @t's prototype, which a CFI kernel
+ * checks at each call; after a grace period, so that no CPU still walks
+ * them in the iterators of the declaration before. Only after a detach
+ * without memory, so rarely.
+ */
+static void marker_array_restub(struct marker_probe_array *a,
+				struct marker_typed *t)
+{
+	unsigned int i;
+
+	if (!a || !a->nr_typed || READ_ONCE(a->probes[0].func) == t->stub)
+		return;
+	synchronize_rcu();
+	for (i = 0; i < a->nr_typed; i++)
+		WRITE_ONCE(a->probes[i].func, t->stub);
+}
+
+/*
  * @e's sites and typed probes are those of declaration @t: publish @e's
- * probes there, and let @t find @e without a lookup by name. A static
- * call left where it pointed when the name was last untyped (a probe, or
- * the iterator that takes ->data) may not serve @e's array: the array
- * then waits, and the sites call nothing, until __marker_calls_after()
- * has moved the call (a new site arrives here with text_mutex held,
- * which a static call update takes).
+ * probes there, and let @t find @e without a lookup by name. The static
+ * call is on @t's iterator of every probe, or wherever @t last left it
+ * while it kept the name (a probe, or the iterator that takes ->data),
+ * which may not serve @e's array: the array then waits, and the sites
+ * call nothing, until __marker_calls_after() has moved the call (a new
+ * site arrives here with text_mutex held, which a static call update
+ * takes).
  */
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
 {
 	e->typed = t;
 	t->entry = e;
+	marker_array_restub(e->probes, t);
 	marker_array_name(e->probes, t);
 	if (marker_call_serves(t, t->call, e->probes)) {
 		rcu_assign_pointer(t->probes, e->probes);
+		__marker_entry_want_direct(e);
 		return;
 	}
 	if (list_empty(&e->direct))
@@ -77,19 +102,50 @@ static unsigned int marker_array_typed(struct marker_probe_array *a)
 	return n;
 }
 
+/* Has @e neither a mark_<name>() site nor a live typed probe? */
+static bool marker_entry_untypeable(struct marker_entry *e)
+{
+	return !e->nr_typed && !e->in_update && !marker_array_typed(e->probes);
+}
+
+/*
+ * Whether @t may leave its name with its static call where it is: on its
+ * iterator of every probe, which points into @t's own text, or anywhere
+ * once @t's module is going (the static call goes with it). Elsewhere it
+ * may be a probe of a module that goes before @t does.
+ */
+static bool marker_call_may_stay(struct marker_typed *t)
+{
+	struct module *mod;
+	bool going;
+
+	if (!t->call)
+		return true;
+	preempt_disable();
+	mod = __module_address((unsigned long)t);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable();
+	return going;
+}
+
 /*
  * A typed marker's name-wide state goes with its last mark_<name>() site
  * and typed probe: its struct marker_typed may belong to a module on its
- * way out. Its static call is one of its iterators by then, or still its
- * last direct probe (no array: no site calls it, and the next array
- * moves it first, see marker_call_serves() and marker_entry_type()); the
- * struct keeps which (->call) for when the name is typed again.
+ * way out. Its static call goes to its iterator of every probe first,
+ * with the batch of __marker_calls_after(), which then untypes the entry
+ * (the entry stays until then, marker_entry_settle()): a static call
+ * left on a probe would point into the probe's module after it goes. The
+ * struct keeps where it points (->call) for when the name is typed again.
  */
 void __marker_entry_untype(struct marker_entry *e)
 {
-	if (e->nr_typed || e->in_update ||
-	    marker_array_typed(e->probes))
+	if (!marker_entry_untypeable(e))
 		return;
+	if (!marker_call_may_stay(e->typed)) {
+		if (list_empty(&e->direct))
+			list_add_tail(&e->direct, &marker_direct_list);
+		return;
+	}
 	/* A CPU may still hold the array withdrawn, and its ->data. */
 	if (rcu_access_pointer(e->typed->probes))
 		e->typed->call_gp = get_state_synchronize_rcu();
@@ -147,9 +203,9 @@ static void *marker_array_call(struct marker_typed *t,
  * Can the static call's target @call serve @a once @a is published? Any
  * target serves no array: sites call nothing without one, and a CPU that
  * still holds the array before calls the target with that array's data,
- * as it did (as tracepoint.c leaves a tracepoint's static call when its
- * last probe goes). The move to an iterator then waits for
- * __marker_calls_after(), with a batch's other static calls.
+ * as it did. The move to the iterator, which tracepoint.c makes as a
+ * tracepoint's last probe goes, then waits for __marker_calls_after(),
+ * with a batch's other static calls.
  */
 static bool marker_call_serves(struct marker_typed *t, void *call,
 			       struct marker_probe_array *a)
@@ -261,6 +317,7 @@ void __marker_calls_after(void)
 	struct marker_typed *t;
 	struct marker_calls c;
 	unsigned int nr = 0;
+	LIST_HEAD(untyping);
 	LIST_HEAD(waiting);
 	void *call;
 	bool wait;
@@ -277,7 +334,14 @@ void __marker_calls_after(void)
 		wait = rcu_access_pointer(t->probes) != e->probes;
 		if (wait)
 			list_add_tail(&e->direct, &waiting);
-		call = marker_array_call(t, e->probes);
+		/* Leaving the name: untyped once off any probe, below */
+		if (marker_entry_untypeable(e)) {
+			call = NULL;
+			if (!wait)
+				list_add_tail(&e->direct, &untyping);
+		} else {
+			call = marker_array_call(t, e->probes);
+		}
 		if (call == t->call && !wait)
 			continue;
 		if (call && call != t->iterator_typed) {
@@ -291,6 +355,19 @@ void __marker_calls_after(void)
 	list_for_each_entry_safe(e, tmp, &waiting, direct) {
 		list_del_init(&e->direct);
 		rcu_assign_pointer(e->typed->probes, e->probes);
+		if (marker_entry_untypeable(e))
+			list_add_tail(&e->direct, &untyping);
+	}
+	if (list_empty(&untyping))
+		return;
+	list_for_each_entry_safe(e, tmp, &untyping, direct) {
+		list_del_init(&e->direct);
+		marker_entry_settle(e);
+	}
+	/* Sites that left out for a conflict with the name may be back */
+	if (!list_empty(&marker_sync_list) && !marker_in_batch()) {
+		marker_sites_lock();
+		marker_sites_unlock();
 	}
 }
 

@@ -102,6 +102,47 @@ test_perf_recorder() {
 		fail "expected 3 samples: $(cat $OUT/script.txt)"
 }
 
+# The fields test_typed_wide prints: eight strings of 255 characters,
+# field a of 'a' to field h of 'h'.
+wide_fields() {
+	local f fields=
+	for f in a b c d e f g h; do
+		fields="$fields $f=$(head -c 255 /dev/zero | tr '\0' $f)"
+	done
+	echo "${fields# }"
+}
+
+# A record larger than the recorders build themselves goes to the face's
+# slow path, which stores the values it is given: in ftrace, under
+# trace-cmd and under perf, every field comes out whole.
+test_wide_ftrace() {
+	fire_one test_typed_wide
+	expect_events test_typed_wide "test_typed_wide: $(wide_fields)"
+}
+
+test_wide_trace_cmd() {
+	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers:test_typed_wide \
+		sh -c "$RECORDERS; echo 1 >$TYPED_FIRE") >$OUT/trace-cmd.log 2>&1 ||
+		fail "trace-cmd record failed: $(cat $OUT/trace-cmd.log)" || return 1
+	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
+		fail "trace-cmd report failed: $(cat $OUT/report.txt)" || return 1
+	[ "$(grep -c 'test_typed_wide:' $OUT/report.txt)" = 1 ] &&
+	grep -qF -- "test_typed_wide: $(wide_fields)" $OUT/report.txt ||
+		fail "trace-cmd report: $(cat $OUT/report.txt)"
+}
+
+test_wide_perf() {
+	(cd $OUT && perf record -q -B -o $OUT/perf.data \
+		-e markers:test_typed_wide -- sh -c "echo 1 >$TYPED_FIRE") \
+		>$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)" || return 1
+	perf script -i $OUT/perf.data >$OUT/script.txt 2>$OUT/script.err ||
+		fail "perf script failed: $(cat $OUT/script.err)" || return 1
+	[ "$(grep -c 'markers:test_typed_wide' $OUT/script.txt)" = 1 ] &&
+	grep -qF -- "$(wide_fields)" $OUT/script.txt ||
+		fail "perf script: $(cat $OUT/script.txt)"
+}
+
 # A typed marker defined in one object of a module and fired from another:
 # the module loads (its second object calls the static call through the
 # trampoline, whose key the kernel finds in the module) and both sites
@@ -128,7 +169,7 @@ rm -rf $OUT
 mkdir -p $OUT
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 9
 run_test "a typed event: one field of each integer size" test_fixed
 run_test "a typed event: strings, NULL, a string cut to 255" test_strings
 run_test "a typed event whose values are promoted: through the face" \
@@ -140,6 +181,21 @@ if command -v perf >/dev/null 2>&1; then
 		test_perf_recorder
 else
 	skip_test "perf records typed events with their recorders" "no perf"
+fi
+run_test "a typed event larger than its recorder's record: ftrace" \
+	test_wide_ftrace
+if command -v trace-cmd >/dev/null 2>&1; then
+	run_test "a typed event larger than its recorder's record: trace-cmd" \
+		test_wide_trace_cmd
+else
+	skip_test "a typed event larger than its recorder's record: trace-cmd" \
+		"no trace-cmd"
+fi
+if command -v perf >/dev/null 2>&1; then
+	run_test "a typed event larger than its recorder's record: perf" \
+		test_wide_perf
+else
+	skip_test "a typed event larger than its recorder's record: perf" "no perf"
 fi
 run_test "a typed marker of a module fired from another of its objects" \
 	test_split_module
