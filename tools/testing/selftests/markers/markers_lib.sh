@@ -97,6 +97,7 @@ unload() {
 unload_all() {
 	unload test_markers_hold
 	unload test_markers_split
+	unload test_markers_stub
 	unload probe_example
 	unload test_markers_trace
 	unload test_markers_conflict
