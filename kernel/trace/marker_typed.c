@@ -81,10 +81,10 @@ static void marker_array_restub(struct marker_probe_array *a,
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
 {
 	e->typed = t;
-	t->entry = e;
+	marker_typed_reg(t)->entry = e;
 	marker_array_restub(e->probes, t);
 	marker_array_name(e->probes, t);
-	if (marker_call_serves(t, t->call, e->probes)) {
+	if (marker_call_serves(t, marker_typed_reg(t)->call, e->probes)) {
 		rcu_assign_pointer(t->probes, e->probes);
 		__marker_entry_want_direct(e);
 		return;
@@ -119,7 +119,7 @@ static bool marker_call_may_stay(struct marker_typed *t)
 	struct module *mod;
 	bool going;
 
-	if (!t->call)
+	if (!marker_typed_reg(t)->call)
 		return true;
 	preempt_disable();
 	mod = __module_address((unsigned long)t);
@@ -135,7 +135,8 @@ static bool marker_call_may_stay(struct marker_typed *t)
  * with the batch of __marker_calls_after(), which then untypes the entry
  * (the entry stays until then, marker_entry_settle()): a static call
  * left on a probe would point into the probe's module after it goes. The
- * struct keeps where it points (->call) for when the name is typed again.
+ * struct keeps where it points (->registry.call) for when the name is
+ * typed again.
  */
 void __marker_entry_untype(struct marker_entry *e)
 {
@@ -148,14 +149,14 @@ void __marker_entry_untype(struct marker_entry *e)
 	}
 	/* A CPU may still hold the array withdrawn, and its ->data. */
 	if (rcu_access_pointer(e->typed->probes))
-		e->typed->call_gp = get_state_synchronize_rcu();
+		marker_typed_reg(e->typed)->call_gp = get_state_synchronize_rcu();
 	RCU_INIT_POINTER(e->typed->probes, NULL);
-	e->typed->entry = NULL;
+	marker_typed_reg(e->typed)->entry = NULL;
 	e->typed = NULL;
 }
 
 /*
- * A typed marker's static call calls (struct marker_typed ->call) its only
+ * A typed marker's static call calls (->registry.call) its only
  * typed probe, its typed iterator (typed probes only), its iterator of
  * probes with a format (no typed probes; it is given the array's first
  * such probe as ->data) or, NULL, its iterator of every probe, which
@@ -216,7 +217,8 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 		return marker_array_typed_only(a);
 	if (call == t->iterator_va)
 		return !a->nr_typed;
-	return marker_array_direct(a) == call && a->data == t->call_data;
+	return marker_array_direct(a) == call &&
+	       a->data == marker_typed_reg(t)->call_data;
 }
 
 /*
@@ -246,7 +248,7 @@ static void marker_calls_add(struct marker_calls *c, struct marker_entry *e,
 	struct marker_typed *t = e->typed;
 
 	lockdep_assert_held(&marker_mutex);
-	t->call = call;
+	marker_typed_reg(t)->call = call;
 	if (c->changes && c->nr < c->max) {
 		c->changes[c->nr++] = (struct static_call_change){
 			.key = t->key,
@@ -279,7 +281,8 @@ void __marker_update_calls_before(struct marker_update *u)
 
 	list_for_each_entry(e, &u->entries, update) {
 		if (!e->typed ||
-		    marker_call_serves(e->typed, e->typed->call, e->pending))
+		    marker_call_serves(e->typed, marker_typed_reg(e->typed)->call,
+				       e->pending))
 			continue;
 		if (!c.max) {
 			/* The first to retarget: room for it and the rest. */
@@ -298,7 +301,8 @@ void __marker_update_calls_before(struct marker_update *u)
 
 void __marker_entry_want_direct(struct marker_entry *e)
 {
-	if (marker_array_call(e->typed, e->probes) != e->typed->call &&
+	if (marker_array_call(e->typed, e->probes) !=
+	    marker_typed_reg(e->typed)->call &&
 	    list_empty(&e->direct))
 		list_add_tail(&e->direct, &marker_direct_list);
 }
@@ -342,13 +346,13 @@ void __marker_calls_after(void)
 		} else {
 			call = marker_array_call(t, e->probes);
 		}
-		if (call == t->call && !wait)
+		if (call == marker_typed_reg(t)->call && !wait)
 			continue;
 		if (call && call != t->iterator_typed) {
-			cond_synchronize_rcu(t->call_gp);
-			t->call_data = e->probes->data;
+			cond_synchronize_rcu(marker_typed_reg(t)->call_gp);
+			marker_typed_reg(t)->call_data = e->probes->data;
 		}
-		if (call != t->call)
+		if (call != marker_typed_reg(t)->call)
 			marker_calls_add(&c, e, call);
 	}
 	marker_calls_run(&c);

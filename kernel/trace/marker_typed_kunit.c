@@ -549,7 +549,7 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 				static_call_query(marker_call___marker_kunit_unsited),
 				t->iterator,
 				"untyped with its call on its iterator, off the probe");
-	KUNIT_EXPECT_NULL(test, t->entry);
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
 	KUNIT_ASSERT_EQ(test, 0,
 			marker_probe_register("__marker_kunit_unsited", "n %d",
 					      marker_kunit_n_probe, &seen));
@@ -629,7 +629,7 @@ static void marker_typed_stub_after_untyped(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
 	/* No site, no live typed probe: the declaration left the name. */
-	KUNIT_EXPECT_NULL(test, t->entry);
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
 	KUNIT_EXPECT_PTR_EQ(test,
 			    static_call_query(marker_call___marker_kunit_unsited),
 			    t->iterator);
@@ -670,7 +670,7 @@ static void marker_typed_stub_after_untyped(struct kunit *test)
 			marker_probe_unregister("__marker_kunit_unsited",
 						marker_kunit_n_probe, &seen));
 	marker_synchronize_unregister();
-	KUNIT_EXPECT_NULL(test, t->entry);
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
 }
 
 /* Fire both kinds of sites where RCU is not watching this CPU. */
