@@ -385,30 +385,47 @@ struct marker_probe_array {
 };
 
 /*
- * The name-wide part of a marker declared with DECLARE_MARKER(), defined
- * once (CREATE_MARKERS): the probes of all its sites, its static call and
- * the iterators that call several probes: ->iterator every probe,
- * ->iterator_typed the typed probes of an array that has no others,
- * ->iterator_va the probes with a format of an array without typed ones.
- * ->marker names it to probes with a format. ->call is what the static
- * call calls (NULL: ->iterator) and ->call_data the data of the array it
- * was switched for; the registry keeps them, under its mutex, here with
- * the static call rather than with the name, which a module's
- * declaration may leave and join again. So is ->call_gp, the grace
- * period after the last array the declaration's sites could read was
- * replaced or withdrawn: the static call goes to a probe directly only
- * once it has passed, so that no CPU still holding an older array's
- * ->data calls the probe with it (0: none yet). ->stub takes the slot of
- * a typed probe detached without memory for a smaller array. ->entry is
+ * The registry's part of a declaration (struct marker_typed ->registry),
+ * kept under its mutex here with the static call rather than with the
+ * name, which a module's declaration may leave and join again: ->call is
+ * what the static call calls (NULL: the declaration's ->iterator) and
+ * ->call_data the data of the array it was switched for; ->call_gp is
+ * the grace period after the last array the declaration's sites could
+ * read was replaced or withdrawn: the static call goes to a probe
+ * directly only once it has passed, so that no CPU still holding an
+ * older array's ->data calls the probe with it (0: none yet). ->entry is
  * the registry's entry of the name while the declaration is the name's
- * (NULL otherwise). ->recorder is __marker_recorder_<name>()
- * (marker_recorder_func, __MARKER_RECORDER()), which gives one of the
- * declaration's two recorders, the typed probes the tracefs face
- * attaches for the ring buffer and for perf, and the signature of the
- * layout both store; or NULL.
- * ->bpf_func is the declaration's raw BPF shim (__marker_bpf_<name>(), a
- * typed probe kernel/trace/marker_bpf.c attaches for a raw tracepoint
- * program) and ->bpf_nr_args the number of arguments it passes on.
+ * (NULL otherwise). Not for the declaration's users: sparse refuses an
+ * access that is not the registry's (ACCESS_PRIVATE()).
+ */
+struct marker_typed_registry {
+	void *call;
+	void *call_data;
+	unsigned long call_gp;
+	void *entry;
+};
+
+/*
+ * The name-wide part of a marker declared with DECLARE_MARKER(), defined
+ * once (CREATE_MARKERS) and exported with EXPORT_MARKER_SYMBOL_GPL(), as
+ * a struct tracepoint is. What its users reach through it is what a
+ * tracepoint's reach through that: ->marker, its name and format (a
+ * tracepoint's ->name), which names it to probes with a format;
+ * ->probes, the probes of all its sites, which they read under RCU
+ * (->funcs); its static call, ->key and ->tramp (->static_call_key,
+ * ->static_call_tramp); and the declaration's own functions:
+ * ->iterator every probe (->iterator), ->iterator_typed the typed probes
+ * of an array that has no others, ->iterator_va the probes with a format
+ * of an array without typed ones, ->stub, which takes the slot of a typed
+ * probe detached without memory for a smaller array (->probestub).
+ * ->recorder is __marker_recorder_<name>() (marker_recorder_func,
+ * __MARKER_RECORDER()), which gives one of the declaration's two
+ * recorders, the typed probes the tracefs face attaches for the ring
+ * buffer and for perf, and the signature of the layout both store; or
+ * NULL. ->bpf_func is the declaration's raw BPF shim
+ * (__marker_bpf_<name>(), a typed probe kernel/trace/marker_bpf.c
+ * attaches for a raw tracepoint program) and ->bpf_nr_args the number of
+ * arguments it passes on. ->registry is the registry's, __private.
  */
 struct marker_typed {
 	struct marker marker;
@@ -418,16 +435,13 @@ struct marker_typed {
 	void *iterator;
 	void *iterator_typed;
 	void *iterator_va;
-	void *call;
-	void *call_data;
-	unsigned long call_gp;
 	void *stub;
-	void *entry;
 	void *recorder;
 #if defined(CONFIG_BPF_EVENTS) && defined(CONFIG_MARKERS_TRACE_RECORDERS)
 	void *bpf_func;
 	unsigned int bpf_nr_args;
 #endif
+	struct marker_typed_registry __private registry;
 };
 
 /* The core kernel's markers and sites, bounded by the linker script. */

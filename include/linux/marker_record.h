@@ -150,9 +150,14 @@ void marker_record_perf_lost(void);
 /*
  * A string value is read as TRACE_EVENT()'s __string() and __assign_str()
  * read theirs: measured, then copied, trusted as the compiler-checked C
- * expression of a declaration it is (trace_mark()'s varargs path reads
- * its %s arguments with page faults disabled): strlen() then memcpy(), a
- * string cut to MARKER_RECORD_STRING_MAX - 1 bytes. NULL is stored as
+ * expression of a declaration it is: strlen() then memcpy(), a string cut
+ * to MARKER_RECORD_STRING_MAX - 1 bytes. The rule for every %s value of a
+ * declaration is that it is a kernel string: sparse refuses a __user,
+ * __iomem or __percpu one (__marker_record_kernel_string()), so the
+ * face's varargs path, which reads the same values when the recorders'
+ * layout is not the event's, reads kernel strings too (it reads them with
+ * page faults disabled, as it reads trace_mark()'s, whose arguments have
+ * no prototype). NULL is stored as
  * "(null)": the measure replaces it, once, so that the copy has no test;
  * the copy takes the measured length. The lengths are unsigned int, not
  * u16, which spares their zero-extensions (make bench: 2 instructions per
@@ -184,6 +189,20 @@ __marker_record_string(void *entry, unsigned int offset,
 	return data_offset + len;
 }
 
+/*
+ * Under sparse, a string value that is not a kernel pointer (an address
+ * space: __user, __iomem, __percpu) is a warning, which the build's
+ * sparse gate refuses: it could not be read with strlen(). Nothing for
+ * the compiler: the value is not evaluated.
+ */
+#ifdef __CHECKER__
+static inline void __marker_record_kernel_string(const volatile void *s)
+{
+}
+#else
+#define __marker_record_kernel_string(s)	((void)0)
+#endif
+
 /* A value stored as a string: a char pointer or array. */
 #define __MARKER_REC_IS_STR(v)						\
 	_Generic((v), char *: 1, const char *: 1, default: 0)
@@ -214,6 +233,7 @@ __marker_record_string(void *entry, unsigned int offset,
 #define __MARKER_REC_MEASURE(i, v)					\
 	__off = ALIGN(__off, __MARKER_REC_SIZE(v)) + __MARKER_REC_SIZE(v); \
 	if (__MARKER_REC_IS_STR(v)) {					\
+		__marker_record_kernel_string(__MARKER_REC_STR(v));	\
 		__str[i] = __MARKER_REC_STR(v) ?: "(null)";		\
 		__len[i] = __marker_record_strlen(__str[i]);		\
 		__size += __len[i];					\

@@ -225,7 +225,9 @@ void marker_entry_settle(struct marker_entry *e)
 	/* Sites left out for the format or the kind of the sites now gone. */
 	if (!e->nr_markers && e->nr_conflicts && !e->in_update)
 		marker_entry_heal(e);
-	if (e->nr_markers || e->nr_conflicts || e->probes || e->in_update)
+	/* A declaration leaving the name first moves its static call */
+	if (e->nr_markers || e->nr_conflicts || e->probes || e->in_update ||
+	    e->typed)
 		return;
 	list_del(&e->sync);
 	list_del(&e->direct);

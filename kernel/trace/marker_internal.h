@@ -234,6 +234,13 @@ static inline bool marker_probe_live(const struct marker_probe *p)
 /* marker_list.c: what listings print for a site's state. */
 const char *marker_site_state(const struct marker_site_info *info);
 
+/* The registry's part of declaration @t, which only the registry reads. */
+static inline struct marker_typed_registry *
+marker_typed_reg(struct marker_typed *t)
+{
+	return &ACCESS_PRIVATE(t, registry);
+}
+
 /* marker_typed.c, or what stands in for it without typed markers */
 #ifdef CONFIG_MARKERS_TYPED
 /* Typed entries whose static call waits for its target. */

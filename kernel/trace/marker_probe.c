@@ -194,9 +194,9 @@ static int marker_update_add(struct marker_update *u,
 
 	if (!req->probe || !name)
 		return -EINVAL;
-	if (req->typed && req->typed->entry) {
+	if (req->typed && marker_typed_reg(req->typed)->entry) {
 		/* The declaration's entry: no lookup by name. */
-		e = req->typed->entry;
+		e = marker_typed_reg(req->typed)->entry;
 	} else {
 		u64 hashlen = marker_name_hashlen(name);
 
@@ -334,9 +334,9 @@ static int marker_update_remove(struct marker_update *u,
 	struct marker_entry *e;
 	u64 hashlen;
 
-	if (req->typed && req->typed->entry && req->probe) {
+	if (req->typed && marker_typed_reg(req->typed)->entry && req->probe) {
 		/* The declaration's entry: no lookup by name. */
-		e = req->typed->entry;
+		e = marker_typed_reg(req->typed)->entry;
 	} else {
 		if (!req->probe || !req->name)
 			return -EINVAL;
@@ -463,7 +463,8 @@ static int marker_update_commit(struct marker_update *u)
 			marker_entry_settle_removals(e, true);
 		} else if (e->probes) {
 			if (e->typed)
-				e->typed->call_gp = get_state_synchronize_rcu();
+				marker_typed_reg(e->typed)->call_gp =
+					get_state_synchronize_rcu();
 			marker_array_free(e->probes);
 		}
 		e->probes = e->pending;

@@ -47,21 +47,46 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 			       struct marker_probe_array *a);
 
 /*
+ * The typed slots of an untyped name's array are those of typed probes
+ * detached without memory (__marker_entry_untype() leaves no live one),
+ * each still holding the __marker_stub_<name>() of the declaration that
+ * had the name, whose module may be gone since. Before @t's iterators
+ * read them they take @t's stub, of @t's prototype, which a CFI kernel
+ * checks at each call; after a grace period, so that no CPU still walks
+ * them in the iterators of the declaration before. Only after a detach
+ * without memory, so rarely.
+ */
+static void marker_array_restub(struct marker_probe_array *a,
+				struct marker_typed *t)
+{
+	unsigned int i;
+
+	if (!a || !a->nr_typed || READ_ONCE(a->probes[0].func) == t->stub)
+		return;
+	synchronize_rcu();
+	for (i = 0; i < a->nr_typed; i++)
+		WRITE_ONCE(a->probes[i].func, t->stub);
+}
+
+/*
  * @e's sites and typed probes are those of declaration @t: publish @e's
- * probes there, and let @t find @e without a lookup by name. A static
- * call left where it pointed when the name was last untyped (a probe, or
- * the iterator that takes ->data) may not serve @e's array: the array
- * then waits, and the sites call nothing, until __marker_calls_after()
- * has moved the call (a new site arrives here with text_mutex held,
- * which a static call update takes).
+ * probes there, and let @t find @e without a lookup by name. The static
+ * call is on @t's iterator of every probe, or wherever @t last left it
+ * while it kept the name (a probe, or the iterator that takes ->data),
+ * which may not serve @e's array: the array then waits, and the sites
+ * call nothing, until __marker_calls_after() has moved the call (a new
+ * site arrives here with text_mutex held, which a static call update
+ * takes).
  */
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
 {
 	e->typed = t;
-	t->entry = e;
+	marker_typed_reg(t)->entry = e;
+	marker_array_restub(e->probes, t);
 	marker_array_name(e->probes, t);
-	if (marker_call_serves(t, t->call, e->probes)) {
+	if (marker_call_serves(t, marker_typed_reg(t)->call, e->probes)) {
 		rcu_assign_pointer(t->probes, e->probes);
+		__marker_entry_want_direct(e);
 		return;
 	}
 	if (list_empty(&e->direct))
@@ -77,29 +102,61 @@ static unsigned int marker_array_typed(struct marker_probe_array *a)
 	return n;
 }
 
+/* Has @e neither a mark_<name>() site nor a live typed probe? */
+static bool marker_entry_untypeable(struct marker_entry *e)
+{
+	return !e->nr_typed && !e->in_update && !marker_array_typed(e->probes);
+}
+
+/*
+ * Whether @t may leave its name with its static call where it is: on its
+ * iterator of every probe, which points into @t's own text, or anywhere
+ * once @t's module is going (the static call goes with it). Elsewhere it
+ * may be a probe of a module that goes before @t does.
+ */
+static bool marker_call_may_stay(struct marker_typed *t)
+{
+	struct module *mod;
+	bool going;
+
+	if (!marker_typed_reg(t)->call)
+		return true;
+	preempt_disable();
+	mod = __module_address((unsigned long)t);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable();
+	return going;
+}
+
 /*
  * A typed marker's name-wide state goes with its last mark_<name>() site
  * and typed probe: its struct marker_typed may belong to a module on its
- * way out. Its static call is one of its iterators by then, or still its
- * last direct probe (no array: no site calls it, and the next array
- * moves it first, see marker_call_serves() and marker_entry_type()); the
- * struct keeps which (->call) for when the name is typed again.
+ * way out. Its static call goes to its iterator of every probe first,
+ * with the batch of __marker_calls_after(), which then untypes the entry
+ * (the entry stays until then, marker_entry_settle()): a static call
+ * left on a probe would point into the probe's module after it goes. The
+ * struct keeps where it points (->registry.call) for when the name is
+ * typed again.
  */
 void __marker_entry_untype(struct marker_entry *e)
 {
-	if (e->nr_typed || e->in_update ||
-	    marker_array_typed(e->probes))
+	if (!marker_entry_untypeable(e))
 		return;
+	if (!marker_call_may_stay(e->typed)) {
+		if (list_empty(&e->direct))
+			list_add_tail(&e->direct, &marker_direct_list);
+		return;
+	}
 	/* A CPU may still hold the array withdrawn, and its ->data. */
 	if (rcu_access_pointer(e->typed->probes))
-		e->typed->call_gp = get_state_synchronize_rcu();
+		marker_typed_reg(e->typed)->call_gp = get_state_synchronize_rcu();
 	RCU_INIT_POINTER(e->typed->probes, NULL);
-	e->typed->entry = NULL;
+	marker_typed_reg(e->typed)->entry = NULL;
 	e->typed = NULL;
 }
 
 /*
- * A typed marker's static call calls (struct marker_typed ->call) its only
+ * A typed marker's static call calls (->registry.call) its only
  * typed probe, its typed iterator (typed probes only), its iterator of
  * probes with a format (no typed probes; it is given the array's first
  * such probe as ->data) or, NULL, its iterator of every probe, which
@@ -147,9 +204,9 @@ static void *marker_array_call(struct marker_typed *t,
  * Can the static call's target @call serve @a once @a is published? Any
  * target serves no array: sites call nothing without one, and a CPU that
  * still holds the array before calls the target with that array's data,
- * as it did (as tracepoint.c leaves a tracepoint's static call when its
- * last probe goes). The move to an iterator then waits for
- * __marker_calls_after(), with a batch's other static calls.
+ * as it did. The move to the iterator, which tracepoint.c makes as a
+ * tracepoint's last probe goes, then waits for __marker_calls_after(),
+ * with a batch's other static calls.
  */
 static bool marker_call_serves(struct marker_typed *t, void *call,
 			       struct marker_probe_array *a)
@@ -160,7 +217,8 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 		return marker_array_typed_only(a);
 	if (call == t->iterator_va)
 		return !a->nr_typed;
-	return marker_array_direct(a) == call && a->data == t->call_data;
+	return marker_array_direct(a) == call &&
+	       a->data == marker_typed_reg(t)->call_data;
 }
 
 /*
@@ -190,7 +248,7 @@ static void marker_calls_add(struct marker_calls *c, struct marker_entry *e,
 	struct marker_typed *t = e->typed;
 
 	lockdep_assert_held(&marker_mutex);
-	t->call = call;
+	marker_typed_reg(t)->call = call;
 	if (c->changes && c->nr < c->max) {
 		c->changes[c->nr++] = (struct static_call_change){
 			.key = t->key,
@@ -223,7 +281,8 @@ void __marker_update_calls_before(struct marker_update *u)
 
 	list_for_each_entry(e, &u->entries, update) {
 		if (!e->typed ||
-		    marker_call_serves(e->typed, e->typed->call, e->pending))
+		    marker_call_serves(e->typed, marker_typed_reg(e->typed)->call,
+				       e->pending))
 			continue;
 		if (!c.max) {
 			/* The first to retarget: room for it and the rest. */
@@ -242,7 +301,8 @@ void __marker_update_calls_before(struct marker_update *u)
 
 void __marker_entry_want_direct(struct marker_entry *e)
 {
-	if (marker_array_call(e->typed, e->probes) != e->typed->call &&
+	if (marker_array_call(e->typed, e->probes) !=
+	    marker_typed_reg(e->typed)->call &&
 	    list_empty(&e->direct))
 		list_add_tail(&e->direct, &marker_direct_list);
 }
@@ -261,6 +321,7 @@ void __marker_calls_after(void)
 	struct marker_typed *t;
 	struct marker_calls c;
 	unsigned int nr = 0;
+	LIST_HEAD(untyping);
 	LIST_HEAD(waiting);
 	void *call;
 	bool wait;
@@ -277,20 +338,40 @@ void __marker_calls_after(void)
 		wait = rcu_access_pointer(t->probes) != e->probes;
 		if (wait)
 			list_add_tail(&e->direct, &waiting);
-		call = marker_array_call(t, e->probes);
-		if (call == t->call && !wait)
+		/* Leaving the name: untyped once off any probe, below */
+		if (marker_entry_untypeable(e)) {
+			call = NULL;
+			if (!wait)
+				list_add_tail(&e->direct, &untyping);
+		} else {
+			call = marker_array_call(t, e->probes);
+		}
+		if (call == marker_typed_reg(t)->call && !wait)
 			continue;
 		if (call && call != t->iterator_typed) {
-			cond_synchronize_rcu(t->call_gp);
-			t->call_data = e->probes->data;
+			cond_synchronize_rcu(marker_typed_reg(t)->call_gp);
+			marker_typed_reg(t)->call_data = e->probes->data;
 		}
-		if (call != t->call)
+		if (call != marker_typed_reg(t)->call)
 			marker_calls_add(&c, e, call);
 	}
 	marker_calls_run(&c);
 	list_for_each_entry_safe(e, tmp, &waiting, direct) {
 		list_del_init(&e->direct);
 		rcu_assign_pointer(e->typed->probes, e->probes);
+		if (marker_entry_untypeable(e))
+			list_add_tail(&e->direct, &untyping);
+	}
+	if (list_empty(&untyping))
+		return;
+	list_for_each_entry_safe(e, tmp, &untyping, direct) {
+		list_del_init(&e->direct);
+		marker_entry_settle(e);
+	}
+	/* Sites that left out for a conflict with the name may be back */
+	if (!list_empty(&marker_sync_list) && !marker_in_batch()) {
+		marker_sites_lock();
+		marker_sites_unlock();
 	}
 }
 

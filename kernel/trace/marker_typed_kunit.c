@@ -518,12 +518,12 @@ static void marker_kunit_n_probe(const struct marker *marker, void *priv,
 }
 
 /*
- * A declaration whose last site and typed probe went keeps its static
- * call where it was, on the probe (no array: nothing calls it). When a
- * site of it comes back (a module's) while the name has probes with a
- * format, the call cannot serve their array: the array waits for the call
- * to move, and the site then calls the probes with a format, never the
- * old probe with their ->data. A hand-made range stands for the module.
+ * A declaration whose last site and typed probe went leaves its static
+ * call on its iterator of every probe, not on the probe it called (whose
+ * module may go before the declaration's). When a site of it comes back
+ * (a module's) while the name has probes with a format, the site calls
+ * them through the iterator that takes the first of them, never the old
+ * probe. A hand-made range stands for the module.
  */
 static void marker_typed_site_after_untyped(struct kunit *test)
 {
@@ -547,8 +547,9 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 							       &t1));
 	KUNIT_EXPECT_PTR_EQ_MSG(test,
 				static_call_query(marker_call___marker_kunit_unsited),
-				(void *)marker_kunit_mixed_probe,
-				"untyped with its call on the probe it had");
+				t->iterator,
+				"untyped with its call on its iterator, off the probe");
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
 	KUNIT_ASSERT_EQ(test, 0,
 			marker_probe_register("__marker_kunit_unsited", "n %d",
 					      marker_kunit_n_probe, &seen));
@@ -574,6 +575,102 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 			marker_probe_unregister("__marker_kunit_unsited",
 						marker_kunit_n_probe, &seen));
 	marker_synchronize_unregister();
+}
+
+/* Calls of marker_kunit_gone_stub(): there must be none. */
+static unsigned int marker_kunit_gone_stub_calls;
+
+/*
+ * Stands for the __marker_stub_<name>() of a declaration whose module
+ * went: a call of it would be a call into freed text.
+ */
+static void marker_kunit_gone_stub(void *data, int n)
+{
+	marker_kunit_gone_stub_calls++;
+}
+
+/*
+ * A typed probe detached without memory leaves its slot with the
+ * declaration's stub. When the declaration then leaves the name (its
+ * module goes) while a probe with a format keeps the name, the slot
+ * stays in the name's array; a declaration that takes the name later
+ * gives it its own stub before its sites call the array, and never calls
+ * the one before. The stub before is made a function of this file's,
+ * which counts calls; a hand-made range stands for the new module.
+ */
+static void marker_typed_stub_after_untyped(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker m = {
+		.name = "__marker_kunit_unsited",
+		.format = "n %d",
+		.typed = t,
+		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
+	};
+	struct marker_range r = { .markers = &m, .nr_markers = 1 };
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_seen seen = { };
+	struct marker_probe_array *a;
+	struct marker_entry *e;
+	int ret;
+
+	marker_kunit_gone_stub_calls = 0;
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_unsited", "n %d",
+					      marker_kunit_n_probe, &seen));
+	kunit_activate_static_stub(test, marker_array_alloc,
+				   marker_kunit_no_memory);
+	ret = unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+						     &t1);
+	kunit_deactivate_static_stub(test, marker_array_alloc);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	/* No site, no live typed probe: the declaration left the name. */
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator);
+	marker_lock();
+	e = marker_entry_find("__marker_kunit_unsited");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, e, "the probe with a format keeps the name");
+	KUNIT_EXPECT_NULL(test, e->typed);
+	a = e->probes;
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ_MSG(test, a->nr_typed, 1,
+			    "the detached typed slot stays in the array");
+	KUNIT_EXPECT_PTR_EQ(test, a->probes[0].func, t->stub);
+	/* The declaration's module went; its stub with it. */
+	WRITE_ONCE(a->probes[0].func, (void *)marker_kunit_gone_stub);
+	ret = marker_range_attach(&r);
+	marker_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	rcu_read_lock_sched();
+	a = rcu_dereference_sched(t->probes);
+	KUNIT_EXPECT_NOT_NULL(test, a);
+	if (a)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[0].func, t->stub,
+					"the new declaration's stub in the slot");
+	rcu_read_unlock_sched();
+	/* What a mark___marker_kunit_unsited(7) site does once enabled. */
+	__marker_typed_call(__marker_kunit_unsited, 7);
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_gone_stub_calls, 0,
+			    "the stub of the declaration before is not called");
+	KUNIT_EXPECT_EQ(test, t1.calls, 0);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 7);
+
+	marker_lock();
+	marker_range_detach(&r, 1, 0);
+	marker_unlock();
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_unsited",
+						marker_kunit_n_probe, &seen));
+	marker_synchronize_unregister();
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
 }
 
 /* Fire both kinds of sites where RCU is not watching this CPU. */
@@ -823,6 +920,7 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_mixed_sites),
 	KUNIT_CASE(marker_typed_direct_waits_across_entries),
 	KUNIT_CASE(marker_typed_site_after_untyped),
+	KUNIT_CASE(marker_typed_stub_after_untyped),
 	KUNIT_CASE(marker_rcu_idle_skipped),
 	KUNIT_CASE(marker_typed_stub_typed),
 	KUNIT_CASE(marker_typed_batch_two_calls),

@@ -814,7 +814,7 @@ static noinline void marker_event_record_pids(struct trace_event_file *file,
  */
 #ifdef CONFIG_PERF_EVENTS
 static void marker_event_perf_values(struct trace_event_call *call,
-				     const u64 *values);
+				     struct marker_event_values *v);
 #endif
 
 /**
@@ -835,16 +835,17 @@ void marker_record_values(void *data, const u64 *values)
 {
 	struct trace_event_file *f = data;
 	const struct marker_event *event;
-	struct marker_event_values v __uninitialized;	/* filled below */
+	/* The strings' addresses and lengths are set by the measure */
+	struct marker_event_values v __uninitialized;
 
+	v.vals = values;
 #ifdef CONFIG_PERF_EVENTS
 	if ((unsigned long)data & MARKER_RECORD_PERF) {
-		marker_event_perf_values(data - MARKER_RECORD_PERF, values);
+		marker_event_perf_values(data - MARKER_RECORD_PERF, &v);
 		return;
 	}
 #endif
 	event = f->event_call->data;
-	v.vals = values;
 	marker_event_write(f, event, &v, marker_event_measure(event, &v));
 }
 EXPORT_SYMBOL_GPL(marker_record_values);
@@ -1026,23 +1027,21 @@ static void notrace marker_event_perf_probe(const struct marker *marker,
 #ifdef CONFIG_MARKERS_TRACE_RECORDERS
 /*
  * The slow path of a recorder attached for perf (marker_record_values()):
- * a record larger than MARKER_RECORD_FITS, its values stored by the
- * fields' ops (one larger than PERF_MAX_TRACE_SIZE is lost). Context: the
- * site's (any, NMI included), preemption disabled; no locks, no
- * allocation.
+ * a record larger than MARKER_RECORD_FITS, its values (@v->vals) stored
+ * by the fields' ops, as the ring buffer's slow path stores them (one
+ * larger than PERF_MAX_TRACE_SIZE is lost). Context: the site's (any, NMI
+ * included), preemption disabled; no locks, no allocation.
  */
 static noinline void marker_event_perf_values(struct trace_event_call *call,
-					      const u64 *values)
+					      struct marker_event_values *v)
 {
 	struct marker_event *event = call->data;
-	struct marker_event_values v __uninitialized;	/* filled below */
 	struct hlist_head *head;
 
 	if (!marker_event_perf_listens(call, &head))
 		return;
-	memcpy(v.value, values, event->nr_fields * sizeof(*values));
-	marker_event_perf_write(event, head, marker_event_measure(event, &v),
-				NULL, &v);
+	marker_event_perf_write(event, head, marker_event_measure(event, v),
+				NULL, v);
 }
 #endif
 #endif

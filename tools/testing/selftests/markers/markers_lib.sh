@@ -13,6 +13,14 @@ FIRE=$DEBUGFS/marker-example/fire
 TEST_FIRE=$DEBUGFS/test_markers_trace/fire
 HOLD=$DEBUGFS/test_markers_hold/control
 EVENTS=$TRACEFS/events/markers
+# trace-cmd record forks a recorder process per CPU and runs the command
+# without waiting for them; when the command ends it sends each SIGUSR1,
+# and one that takes it before it has opened its CPU's trace_pipe_raw and
+# entered its read loop records nothing ("0 bytes in size", seen once
+# under TCG). The commands given to trace-cmd first wait (10 s at most)
+# until a trace_pipe_raw is open per CPU, and a second more.
+RECORDERS="i=0; while [ \$(ls -l /proc/[0-9]*/fd | grep -c trace_pipe_raw) -lt $(nproc) ]"
+RECORDERS="$RECORDERS && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; sleep 1"
 
 # KTAP output is the kernel's (kselftest/ktap_helpers.sh, installed beside
 # this directory); these wrap it for the markers tests.
@@ -89,6 +97,7 @@ unload() {
 unload_all() {
 	unload test_markers_hold
 	unload test_markers_split
+	unload test_markers_stub
 	unload probe_example
 	unload test_markers_trace
 	unload test_markers_conflict

@@ -15,14 +15,6 @@ set -u
 OUT=/tmp/markers-tools
 WORK=$(cd "$(dirname "$0")" && pwd)/markers_work
 FIRE3="echo 3 >$FIRE"
-# trace-cmd record forks a recorder process per CPU and runs the command
-# without waiting for them; when the command ends it sends each SIGUSR1,
-# and one that takes it before it has opened its CPU's trace_pipe_raw and
-# entered its read loop records nothing ("0 bytes in size", seen once
-# under TCG). The commands given to trace-cmd first wait (10 s at most)
-# until a trace_pipe_raw is open per CPU, and a second more.
-RECORDERS="i=0; while [ \$(ls -l /proc/[0-9]*/fd | grep -c trace_pipe_raw) -lt $(nproc) ]"
-RECORDERS="$RECORDERS && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; sleep 1"
 
 # expect_values FILE: the three iterations' values are in FILE.
 expect_values() {

@@ -10,13 +10,21 @@
 # while its recorder is attached. perf (and the BPF programs attached
 # through perf) uses the same recorders where the layouts match: the
 # module is held while perf records those events, and perf script shows
-# the same values.
+# the same values. A record larger than a recorder builds (eight long
+# strings) goes to the face's slow path, whole in ftrace, trace-cmd and
+# perf. A declaration whose module detaches its own typed probe without
+# memory as it goes (fail-nth, markers_fail_nth) leaves nothing of it
+# that the module loaded again calls.
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
 
 TYPED_FIRE=$DEBUGFS/test_markers_typed/fire
 OUT=/tmp/markers-typed
+FAIL_NTH=$(cd "$(dirname "$0")" && pwd)/markers_fail_nth
+FAILSLAB=$DEBUGFS/failslab
+PROBE=$DEBUGFS/test_markers_probe
+STUB=$DEBUGFS/test_markers_stub
 
 # The module's reference count, which the attached recorders hold.
 refcnt() {
@@ -102,6 +110,107 @@ test_perf_recorder() {
 		fail "expected 3 samples: $(cat $OUT/script.txt)"
 }
 
+# The fields test_typed_wide prints: eight strings of 255 characters,
+# field a of 'a' to field h of 'h'.
+wide_fields() {
+	local f fields=
+	for f in a b c d e f g h; do
+		fields="$fields $f=$(head -c 255 /dev/zero | tr '\0' $f)"
+	done
+	echo "${fields# }"
+}
+
+# A record larger than the recorders build themselves goes to the face's
+# slow path, which stores the values it is given: in ftrace, under
+# trace-cmd and under perf, every field comes out whole.
+test_wide_ftrace() {
+	fire_one test_typed_wide
+	expect_events test_typed_wide "test_typed_wide: $(wide_fields)"
+}
+
+test_wide_trace_cmd() {
+	(cd $OUT && trace-cmd record -o $OUT/trace.dat -e markers:test_typed_wide \
+		sh -c "$RECORDERS; echo 1 >$TYPED_FIRE") >$OUT/trace-cmd.log 2>&1 ||
+		fail "trace-cmd record failed: $(cat $OUT/trace-cmd.log)" || return 1
+	trace-cmd report -i $OUT/trace.dat >$OUT/report.txt 2>&1 ||
+		fail "trace-cmd report failed: $(cat $OUT/report.txt)" || return 1
+	[ "$(grep -c 'test_typed_wide:' $OUT/report.txt)" = 1 ] &&
+	grep -qF -- "test_typed_wide: $(wide_fields)" $OUT/report.txt ||
+		fail "trace-cmd report: $(cat $OUT/report.txt)"
+}
+
+test_wide_perf() {
+	(cd $OUT && perf record -q -B -o $OUT/perf.data \
+		-e markers:test_typed_wide -- sh -c "echo 1 >$TYPED_FIRE") \
+		>$OUT/perf.log 2>&1 ||
+		fail "perf record failed: $(cat $OUT/perf.log)" || return 1
+	perf script -i $OUT/perf.data >$OUT/script.txt 2>$OUT/script.err ||
+		fail "perf script failed: $(cat $OUT/script.err)" || return 1
+	[ "$(grep -c 'markers:test_typed_wide' $OUT/script.txt)" = 1 ] &&
+	grep -qF -- "$(wide_fields)" $OUT/script.txt ||
+		fail "perf script: $(cat $OUT/script.txt)"
+}
+
+# stub_fire N: fire test_stub_event with N once; its module's typed probe
+# has seen it once since the module loaded, test_markers_probe's probe
+# with a format once more.
+stub_fire() {
+	local before
+	before=$(cat $PROBE/hits)
+	echo "$1" >$STUB/fire
+	[ "$(cat $STUB/hits)" = 1 ] ||
+		fail "the module's typed probe saw $(cat $STUB/hits) hits, expected 1" ||
+		return 1
+	[ "$(cat $PROBE/hits)" = $((before + 1)) ] ||
+		fail "the probe with a format saw $(($(cat $PROBE/hits) - before)) hits, expected 1"
+}
+
+# test_markers_stub detaches its own typed probe as it unloads. With each
+# allocation of the unload made to fail in turn (fail-nth), the unload
+# succeeds; where the detach had no memory for a smaller array, its slot
+# keeps the declaration's stub, in the array test_markers_probe's probe
+# keeps after the module went. Another module then takes the memory the
+# module had, and the module comes back elsewhere: its sites must call
+# its probes, never the stub of the module before.
+test_stub_unload_fail_nth() {
+	local n out injected=0 gfp_wait verbose
+	gfp_wait=$(cat $FAILSLAB/ignore-gfp-wait)
+	verbose=$(cat $FAILSLAB/verbose)
+	echo N >$FAILSLAB/ignore-gfp-wait
+	echo 0 >$FAILSLAB/verbose
+	unload test_markers_stub
+	unload test_markers_probe
+	load test_markers_probe || return 1
+	echo "test_stub_event n %d" >$PROBE/register ||
+		fail "cannot attach a probe with a format to test_stub_event"
+	for n in $(seq 1 20); do
+		load test_markers_stub || break
+		stub_fire "$n" || break
+		out=$("$FAIL_NTH" "$n" rmmod test_markers_stub) ||
+			{ fail "markers_fail_nth: $out"; break; }
+		case $out in
+		"ret 0 injected 1") injected=$((injected + 1)) ;;
+		"ret 0 injected 0") n=0 ;;
+		*) fail "unload with allocation $n failing: $out"; break ;;
+		esac
+		load test_markers_name63 &&
+		load test_markers_stub &&
+		stub_fire $((n + 100)) || break
+		unload test_markers_stub
+		unload test_markers_name63
+		# The Nth allocation did not come: every one failed once.
+		[ "$n" = 0 ] && break
+	done
+	unload test_markers_stub
+	unload test_markers_name63
+	echo test_stub_event >$PROBE/unregister
+	unload test_markers_probe
+	echo "$gfp_wait" >$FAILSLAB/ignore-gfp-wait
+	echo "$verbose" >$FAILSLAB/verbose
+	[ "$injected" -gt 0 ] ||
+		fail "no allocation of the module's unload was made to fail"
+}
+
 # A typed marker defined in one object of a module and fired from another:
 # the module loads (its second object calls the static call through the
 # trampoline, whose key the kernel finds in the module) and both sites
@@ -128,7 +237,7 @@ rm -rf $OUT
 mkdir -p $OUT
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 10
 run_test "a typed event: one field of each integer size" test_fixed
 run_test "a typed event: strings, NULL, a string cut to 255" test_strings
 run_test "a typed event whose values are promoted: through the face" \
@@ -140,6 +249,28 @@ if command -v perf >/dev/null 2>&1; then
 		test_perf_recorder
 else
 	skip_test "perf records typed events with their recorders" "no perf"
+fi
+run_test "a typed event larger than its recorder's record: ftrace" \
+	test_wide_ftrace
+if command -v trace-cmd >/dev/null 2>&1; then
+	run_test "a typed event larger than its recorder's record: trace-cmd" \
+		test_wide_trace_cmd
+else
+	skip_test "a typed event larger than its recorder's record: trace-cmd" \
+		"no trace-cmd"
+fi
+if command -v perf >/dev/null 2>&1; then
+	run_test "a typed event larger than its recorder's record: perf" \
+		test_wide_perf
+else
+	skip_test "a typed event larger than its recorder's record: perf" "no perf"
+fi
+if [ -w /proc/self/fail-nth ] && [ -d $FAILSLAB ]; then
+	run_test "a declaration unloaded without memory calls no stub of its past" \
+		test_stub_unload_fail_nth
+else
+	skip_test "a declaration unloaded without memory calls no stub of its past" \
+		"no fail-nth or failslab (CONFIG_FAULT_INJECTION_DEBUG_FS, CONFIG_FAILSLAB)"
 fi
 run_test "a typed marker of a module fired from another of its objects" \
 	test_split_module

@@ -12,6 +12,10 @@
  *   test_typed_promoted a short for a %d, a char for a %c: the recorder's
  *                      layout is not the event's, so the event takes the
  *                      face's varargs probes instead
+ *   test_typed_wide    eight strings of 255 characters, 'a' to 'h': a
+ *                      record larger than the recorders build themselves,
+ *                      which they hand to the face's slow path (ring
+ *                      buffer and perf)
  */
 
 #include <linux/marker_typed.h>
@@ -40,9 +44,20 @@ DECLARE_MARKER(test_typed_promoted,
 	       MARKER_ARGS(h, c),
 	       "h %d c %c",
 	       MARKER_VALUES(h, c))
+DECLARE_MARKER(test_typed_wide,
+	       MARKER_PROTO(const char *a, const char *b, const char *c,
+			    const char *d, const char *e, const char *f,
+			    const char *g, const char *h),
+	       MARKER_ARGS(a, b, c, d, e, f, g, h),
+	       "a %s b %s c %s d %s e %s f %s g %s h %s",
+	       MARKER_VALUES(a, b, c, d, e, f, g, h))
 #undef CREATE_MARKERS
 
+#define TEST_WIDE_FIELDS	8
+#define TEST_WIDE_LEN		255
+
 static char test_long[TEST_LONG_LEN + 1];
+static char test_wide[TEST_WIDE_FIELDS][TEST_WIDE_LEN + 1];
 static struct dentry *test_dir;
 
 static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
@@ -52,6 +67,9 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 			      -5LL);
 	mark_test_typed_string(42, "typed", NULL, test_long);
 	mark_test_typed_promoted(-2, 'z');
+	mark_test_typed_wide(test_wide[0], test_wide[1], test_wide[2],
+			     test_wide[3], test_wide[4], test_wide[5],
+			     test_wide[6], test_wide[7]);
 	return count;
 }
 
@@ -59,7 +77,11 @@ DEFINE_TEST_KNOB(test_fire, NULL, test_fire_write);
 
 static int __init test_markers_typed_init(void)
 {
+	int i;
+
 	memset(test_long, 'x', TEST_LONG_LEN);
+	for (i = 0; i < TEST_WIDE_FIELDS; i++)
+		memset(test_wide[i], 'a' + i, TEST_WIDE_LEN);
 	test_dir = test_knob_dir();
 	debugfs_create_file("fire", 0200, test_dir, NULL, &test_fire_fops);
 	return 0;
