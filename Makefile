@@ -20,6 +20,10 @@
 #                the guest tests on the kernel of configs/sanitizers.config
 #                (KASAN, KFENCE, kmemleak, PREEMPT) or
 #                configs/preempt-none.config (harness/check-config)
+#   make coverage  the markers' line coverage (gcov) under the guest's
+#                KUnit suites and selftests, on the main kernel plus
+#                configs/coverage.config; ends with "core: N% of M lines"
+#                and "face: N% of M lines" (harness/coverage)
 #
 # Pieces: deps source overlay kernel guest nomarkers nomodules generic
 # checkpatch sparse markers-abi, clean (build output, not the compiler
@@ -90,7 +94,7 @@ export CACHE SMP MEM TIMEOUT TEST_TIMEOUT JOBS CCACHE APPEND QEMU_EXTRA \
 .PHONY: check check-quick check-arm64 run shell bench deps source overlay kernel guest \
 	nomarkers nomodules generic checkpatch sparse markers-abi stress series \
 	series-check htmldocs clean distclean check-sanitizers check-preempt-none \
-	check-cfi
+	check-cfi coverage
 
 check:
 	@$(H)/check
@@ -141,6 +145,12 @@ check-preempt-none: overlay
 
 check-cfi: overlay
 	@$(H)/check-cfi
+
+# gcov on the markers' objects only, in $(CACHE)/build-coverage; the
+# report is $(CACHE)/coverage/report.txt. Not part of make check: it
+# builds and boots another kernel.
+coverage: overlay
+	@$(H)/coverage $(FRAGMENTS) $(ROOT)/configs/coverage.config
 
 nomarkers: overlay
 	@$(H)/configure build-nomarkers $(FRAGMENTS) $(ROOT)/configs/nomarkers.config
@@ -214,7 +224,7 @@ clean:
 	rm -rf $(CACHE)/build $(CACHE)/build-* $(CACHE)/kconfig-* \
 		$(CACHE)/test-modules* $(CACHE)/selftests* $(CACHE)/initramfs* \
 		$(CACHE)/markers-abi $(CACHE)/guest-exit $(CACHE)/logs \
-		$(CACHE)/results.txt
+		$(CACHE)/results.txt $(CACHE)/coverage
 
 distclean:
 	rm -rf $(CACHE)
