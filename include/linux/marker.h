@@ -99,6 +99,8 @@ void marker_synchronize_unregister(void);
  * struct marker_patch_batch - a caller's batch of site patching
  * @owner: the task that opened it; only its registrations are deferred
  * @node: on the registry's list of open batches
+ * @sync: the names whose sites its owner's registrations left to its end
+ * @direct: the typed names whose static calls wait for its end
  *
  * Lives on the caller's stack between marker_patch_batch_begin() and
  * marker_patch_batch_end(); its fields are the registry's.
@@ -106,6 +108,8 @@ void marker_synchronize_unregister(void);
 struct marker_patch_batch {
 	struct task_struct *owner;
 	struct list_head node;
+	struct list_head sync;
+	struct list_head direct;
 };
 
 #ifdef CONFIG_HAVE_ARCH_MARKER_SITES

@@ -235,13 +235,27 @@ void marker_entry_settle(struct marker_entry *e)
 	kfree(e);
 }
 
-/* Entries whose sites wait for marker_sites_sync_flagged(). */
+/*
+ * Entries whose sites wait for marker_sites_unlock(): the changes of
+ * whoever holds marker_mutex, patched before it is released. Those of a
+ * task's registrations in its patch batch wait on the batch instead.
+ */
 LIST_HEAD(marker_sync_list);
 
+/*
+ * @e's sites are to be patched by whoever changes it now: queued on the
+ * batch of the registration being run, if it defers to one, else on
+ * marker_sync_list. An entry a batch queued before is taken from it: its
+ * sites are patched by the last to change the name, to the state
+ * published by then, so that another task's probes on it are reached
+ * when its registration returns, not at somebody's batch end, and a
+ * name left without probes becomes NOPs then.
+ */
 void marker_entry_sync(struct marker_entry *e)
 {
-	if (list_empty(&e->sync))
-		list_add_tail(&e->sync, &marker_sync_list);
+	struct marker_patch_batch *b = marker_deferred_batch();
+
+	list_move_tail(&e->sync, b ? &b->sync : &marker_sync_list);
 }
 
 /*
@@ -277,7 +291,10 @@ bool marker_name_valid(const char *name)
 	return name && name[0] && strnlen(name, MARKER_NAME_MAX) < MARKER_NAME_MAX;
 }
 
-/* Every lock, for module notifiers and boot; marker_unlock() patches. */
+/*
+ * Every lock, for module notifiers and boot; marker_unlock() patches what
+ * they changed, whatever batch their task may have open.
+ */
 void marker_lock(void)
 {
 	mutex_lock(&marker_mutex);

@@ -58,14 +58,14 @@ struct marker_entry {
 	struct marker_probe_array *pending;	/* the next array, may be NULL */
 	char *pending_format;			/* format the update brings */
 	/* Settled state: */
-	struct list_head sync;	/* on marker_sync_list: sites to patch */
+	struct list_head sync;	/* to patch: on marker_sync_list or a batch */
 	char *format;		/* of the sites and checked probes, or NULL */
 	u64 format_hashlen;	/* hashlen_string() of ->format */
 	unsigned int nr_markers;	/* sites' struct markers, conflicts excluded */
 	unsigned int nr_conflicts;	/* struct markers left out for their format */
 	/* Declared with DECLARE_MARKER(): */
 	struct marker_typed *typed;	/* of its sites and typed probes */
-	struct list_head direct;	/* to give the static call its target */
+	struct list_head direct;	/* the static call's move: as ->sync */
 	unsigned int nr_typed;	/* attached mark_<name>() sites */
 	/*
 	 * The small members last, together (one byte of padding after
@@ -243,15 +243,18 @@ marker_typed_reg(struct marker_typed *t)
 
 /* marker_typed.c, or what stands in for it without typed markers */
 #ifdef CONFIG_MARKERS_TYPED
-/* Typed entries whose static call waits for its target. */
+/*
+ * Typed entries whose static call waits for its target, to be moved
+ * before marker_mutex is released (a batch's wait on the batch's list).
+ */
 extern struct list_head marker_direct_list;
 
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t);
 void marker_array_name(struct marker_probe_array *a, struct marker_typed *t);
 void __marker_entry_untype(struct marker_entry *e);
 void __marker_update_calls_before(struct marker_update *u);
-void __marker_entry_want_direct(struct marker_entry *e);
-void __marker_calls_after(void);
+void __marker_entry_want_direct(struct marker_entry *e, bool take);
+void __marker_calls_after(struct list_head *list);
 
 /* Only a typed name has a static call: the others pay a test, no call. */
 static inline void marker_entry_untype(struct marker_entry *e)
@@ -260,10 +263,15 @@ static inline void marker_entry_untype(struct marker_entry *e)
 		__marker_entry_untype(e);
 }
 
-static inline void marker_entry_want_direct(struct marker_entry *e)
+/*
+ * @e's static call may need another target now: queue it for the
+ * changes' __marker_calls_after(). @take: @e's probes were just changed,
+ * so take it from a batch that queued it before (see marker_entry_sync()).
+ */
+static inline void marker_entry_want_direct(struct marker_entry *e, bool take)
 {
 	if (e->typed)
-		__marker_entry_want_direct(e);
+		__marker_entry_want_direct(e, take);
 }
 
 static inline void marker_update_calls_before(struct marker_update *u)
@@ -278,10 +286,17 @@ static inline void marker_update_calls_before(struct marker_update *u)
 	}
 }
 
+/* Retarget the static calls queued on @list, a batch's, and empty it. */
+static inline void marker_calls_after_list(struct list_head *list)
+{
+	if (!list_empty(list))
+		__marker_calls_after(list);
+}
+
+/* The static calls the lock holder's own changes queued. */
 static inline void marker_calls_after(void)
 {
-	if (!list_empty(&marker_direct_list))
-		__marker_calls_after();
+	marker_calls_after_list(&marker_direct_list);
 }
 #else
 /* No declaration can reach the registry: no name is ever typed. */
@@ -303,7 +318,11 @@ static inline void marker_update_calls_before(struct marker_update *u)
 {
 }
 
-static inline void marker_entry_want_direct(struct marker_entry *e)
+static inline void marker_entry_want_direct(struct marker_entry *e, bool take)
+{
+}
+
+static inline void marker_calls_after_list(struct list_head *list)
 {
 }
 
@@ -321,7 +340,9 @@ int marker_core_sites_init(void);
 void marker_range_link_sites(struct marker_range *r);
 int marker_sites_check(struct marker_update *u);
 void marker_range_sync(struct marker_range *r);
-bool marker_in_batch(void);
+void marker_defer_begin(void);
+void marker_defer_end(void);
+struct marker_patch_batch *marker_deferred_batch(void);
 void marker_sites_lock(void);
 int marker_sites_unlock(void);
 int marker_range_iterate_sites(struct marker_range *r, marker_site_func_t fn,
@@ -367,9 +388,18 @@ static inline void marker_range_sync(struct marker_range *r)
 {
 }
 
-static inline bool marker_in_batch(void)
+/* No batches: every change is patched before marker_mutex is released. */
+static inline void marker_defer_begin(void)
 {
-	return false;
+}
+
+static inline void marker_defer_end(void)
+{
+}
+
+static inline struct marker_patch_batch *marker_deferred_batch(void)
+{
+	return NULL;
 }
 
 static inline void marker_sites_lock(void)
@@ -418,18 +448,6 @@ static inline unsigned int marker_range_nr_sites(const struct marker_range *r)
 	return 0;
 }
 #endif /* CONFIG_HAVE_ARCH_MARKER_SITES */
-
-/*
- * After an update: the static calls that wait for their targets, unless
- * the caller's patch batch is open (its end retargets them all together).
- */
-static inline void marker_update_calls_after(void)
-{
-#ifdef CONFIG_MARKERS_TYPED
-	if (!list_empty(&marker_direct_list) && !marker_in_batch())
-		__marker_calls_after();
-#endif
-}
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*

@@ -388,8 +388,11 @@ static void marker_update_abort(struct marker_update *u)
 		e->pending_format = NULL;
 		e->in_update = false;
 		list_del_init(&e->update);
-		/* Back to a direct call if the update moved it off one. */
-		marker_entry_want_direct(e);
+		/*
+		 * Back to a direct call if the update moved it off one; a
+		 * name a batch queued stays the batch's: nothing changed.
+		 */
+		marker_entry_want_direct(e, false);
 		marker_entry_settle(e);
 	}
 }
@@ -456,8 +459,14 @@ static int marker_update_commit(struct marker_update *u)
 	marker_sites_publish(u);
 
 	list_for_each_entry_safe(e, tmp, &u->entries, update) {
-		/* Sites change with the state, or may come back from busy. */
-		if (!e->probes != !e->pending || e->busy)
+		/*
+		 * Sites change with the state, may come back from busy, or
+		 * wait for a batch that changed the name before: this update
+		 * takes them (marker_entry_sync()), so that its probes are
+		 * reached when it returns.
+		 */
+		if (!e->probes != !e->pending || e->busy ||
+		    !list_empty(&e->sync))
 			marker_entry_sync(e);
 		if (e->pending == e->probes) {
 			marker_entry_settle_removals(e, true);
@@ -468,7 +477,7 @@ static int marker_update_commit(struct marker_update *u)
 			marker_array_free(e->probes);
 		}
 		e->probes = e->pending;
-		marker_entry_want_direct(e);
+		marker_entry_want_direct(e, true);
 		e->pending = NULL;
 		e->in_update = false;
 		list_del_init(&e->update);
@@ -484,7 +493,8 @@ abort:
 /*
  * Commit the update built with marker_mutex held, or abort it if @ret is
  * an error. The sites' locks are taken only when sites are checked or
- * patched: an update that only changes a name's probes takes none.
+ * patched: an update that only changes a name's probes takes none, nor
+ * does one whose task's batch patches them (marker_defer_begin()).
  */
 int marker_update_run(struct marker_update *u, int ret)
 {
@@ -501,13 +511,13 @@ int marker_update_run(struct marker_update *u, int ret)
 		}
 		ret = marker_update_commit(u);
 	}
-	if (!locked && !list_empty(&marker_sync_list) && !marker_in_batch()) {
+	if (!locked && !list_empty(&marker_sync_list)) {
 		marker_sites_lock();
 		locked = true;
 	}
 	if (locked)
 		marker_sites_unlock();
-	marker_update_calls_after();
+	marker_calls_after();
 	return ret;
 }
 
@@ -522,10 +532,12 @@ int marker_probe_change(const struct marker_probe_request *reqs,
 		return -EINVAL;
 
 	mutex_lock(&marker_mutex);
+	marker_defer_begin();
 	for (i = 0; i < nr && !ret; i++)
 		ret = add ? marker_update_add(&u, &reqs[i]) :
 			    marker_update_remove(&u, &reqs[i]);
 	ret = marker_update_run(&u, ret);
+	marker_defer_end();
 	mutex_unlock(&marker_mutex);
 	return ret;
 }
@@ -647,6 +659,7 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 		return -EINVAL;
 
 	mutex_lock(&marker_mutex);
+	marker_defer_begin();
 	hash_for_each_safe(marker_table, bkt, tmp, e, hlist) {
 		ret = marker_update_remove_from(&u, e, (void *)probe,
 						probe_private);
@@ -659,6 +672,7 @@ int marker_probe_unregister_private_data(marker_probe_func probe,
 	if (!ret && !found)
 		ret = -ENOENT;
 	ret = marker_update_run(&u, ret);
+	marker_defer_end();
 	mutex_unlock(&marker_mutex);
 	return ret;
 }

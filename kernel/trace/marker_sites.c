@@ -206,14 +206,15 @@ static void marker_batch_flush(void)
 }
 
 /*
- * Bring the sites of the entries on marker_sync_list to their marker's
- * state: JMP while probes are attached, the NOP otherwise. Busy sites are
- * left alone. Caller holds marker_mutex and text_mutex.
+ * Bring the sites of the entries on @list (marker_sync_list or a batch's)
+ * to their marker's state: JMP while probes are attached, the NOP
+ * otherwise, whatever the state was when they were queued. Busy sites are
+ * left alone. Empties @list. Caller holds marker_mutex and text_mutex.
  *
  * Return: 0, or -EBUSY if a site to enable was busy (and named in a
  * warning when it became so).
  */
-static int marker_sites_sync_flagged(void)
+static int marker_sites_sync_flagged(struct list_head *list)
 {
 	struct marker_entry *e, *tmp;
 	struct marker_link *l;
@@ -221,7 +222,7 @@ static int marker_sites_sync_flagged(void)
 	struct marker *m;
 	int ret = 0, prep;
 
-	list_for_each_entry_safe(e, tmp, &marker_sync_list, sync) {
+	list_for_each_entry_safe(e, tmp, list, sync) {
 		e->busy = false;	/* until a site says otherwise */
 		list_for_each_entry(l, &e->sites, node) {
 			s = l->range->sorted[l->index];
@@ -385,23 +386,61 @@ void marker_entry_count_sites(const struct marker_entry *e,
 
 /*
  * The open patch batches (struct marker_patch_batch), each its owner's:
- * the updates of a task that has one open check sites but leave their
- * patching to its marker_patch_batch_end(); anybody else's patch before
- * they return (patching, on the way, what a batch left for later).
+ * the registrations of a task that has one open check sites but queue
+ * the names whose sites they change on the batch (->sync, ->direct for
+ * static calls), for its marker_patch_batch_end(). Every other change
+ * (another task's, a module's coming or going) goes on marker_sync_list
+ * and marker_direct_list, which its maker empties before it releases
+ * marker_mutex: it patches its own sites, never those a batch left for
+ * later, unless it changes the same names (see marker_entry_sync()).
  * Protected by marker_mutex.
  */
 static LIST_HEAD(marker_patch_batches);
 
-/* Does the current task have a patch batch open? Caller holds marker_mutex. */
-bool marker_in_batch(void)
+/*
+ * The batch of the registration being run, between marker_defer_begin()
+ * and marker_defer_end(): its task's newest open batch, or NULL. NULL
+ * for everything else (a module coming or going, boot), which patches
+ * before it unlocks whatever batch its task may have open. Protected by
+ * marker_mutex.
+ */
+static struct marker_patch_batch *marker_deferring;
+
+/* The current task's newest open batch, or NULL. Caller holds marker_mutex. */
+static struct marker_patch_batch *marker_batch_current(void)
 {
 	struct marker_patch_batch *b;
 
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry(b, &marker_patch_batches, node)
 		if (b->owner == current)
-			return true;
-	return false;
+			return b;
+	return NULL;
+}
+
+/*
+ * A registration of the current task starts (marker_probe_change()):
+ * until marker_defer_end(), what it changes waits for the task's batch,
+ * if it has one open. Caller holds marker_mutex.
+ */
+void marker_defer_begin(void)
+{
+	marker_deferring = marker_batch_current();
+}
+
+void marker_defer_end(void)
+{
+	marker_deferring = NULL;
+}
+
+/*
+ * The batch that the changes being made wait for (marker_defer_begin()),
+ * or NULL. Caller holds marker_mutex.
+ */
+struct marker_patch_batch *marker_deferred_batch(void)
+{
+	lockdep_assert_held(&marker_mutex);
+	return marker_deferring;
 }
 
 /* The locks for checking and patching sites, after marker_mutex. */
@@ -412,15 +451,15 @@ void marker_sites_lock(void)
 }
 
 /*
- * Patch what waits to be patched, unless the caller's batch is open, and
- * unlock. Return: as marker_sites_sync_flagged().
+ * Patch the sites the lock holder's own changes queued on
+ * marker_sync_list (a batch's wait on the batch), and unlock. Return: as
+ * marker_sites_sync_flagged().
  */
 int marker_sites_unlock(void)
 {
-	int ret = 0;
+	int ret;
 
-	if (!marker_in_batch())
-		ret = marker_sites_sync_flagged();
+	ret = marker_sites_sync_flagged(&marker_sync_list);
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
 	return ret;
@@ -441,15 +480,20 @@ int marker_sites_unlock(void)
  * static calls).
  * Meanwhile a site may still be a NOP though its probes are attached (its
  * events are not seen yet), or a jump though they are not (it finds no
- * probes). The batch is the caller's: other tasks' registrations patch
- * their sites before they return, as without a batch. A task's batches
- * nest: the outermost end patches.
+ * probes). The batch is the caller's: another task's registration patches
+ * the sites of the markers it changes before it returns, as without a
+ * batch, and leaves those of the batch alone; a marker both change is
+ * patched by whoever changed it last (the other task then, to the probes
+ * both published), and a module's sites are patched to their markers'
+ * state as it loads. A task's batches nest: the last to end patches.
  *
  * Context: process; takes the registry's mutex.
  */
 void marker_patch_batch_begin(struct marker_patch_batch *batch)
 {
 	batch->owner = current;
+	INIT_LIST_HEAD(&batch->sync);
+	INIT_LIST_HEAD(&batch->direct);
 	mutex_lock(&marker_mutex);
 	list_add(&batch->node, &marker_patch_batches);
 	mutex_unlock(&marker_mutex);
@@ -459,6 +503,11 @@ EXPORT_SYMBOL_GPL(marker_patch_batch_begin);
 /**
  * marker_patch_batch_end - patch what the caller's updates left for later
  * @batch: the batch marker_patch_batch_begin() opened, by the same task
+ *
+ * Patches the sites and retargets the static calls that the caller's
+ * registrations changed since @batch began and no other task changed
+ * since, none of other batches'. If the caller has another batch open,
+ * they wait for that one instead.
  *
  * Context: process; takes the registry's mutex, cpus_read_lock() and
  * text_mutex.
@@ -470,6 +519,7 @@ EXPORT_SYMBOL_GPL(marker_patch_batch_begin);
  */
 int marker_patch_batch_end(struct marker_patch_batch *batch)
 {
+	struct marker_patch_batch *other;
 	int ret = 0;
 
 	mutex_lock(&marker_mutex);
@@ -478,11 +528,19 @@ int marker_patch_batch_end(struct marker_patch_batch *batch)
 		return -EINVAL;
 	}
 	list_del_init(&batch->node);
-	if (!marker_in_batch() && !list_empty(&marker_sync_list)) {
-		marker_sites_lock();
-		ret = marker_sites_unlock();
+	other = marker_batch_current();
+	if (other) {
+		/* Nested: the task's batch still open takes them over. */
+		list_splice_tail_init(&batch->sync, &other->sync);
+		list_splice_tail_init(&batch->direct, &other->direct);
+	} else {
+		if (!list_empty(&batch->sync)) {
+			marker_sites_lock();
+			ret = marker_sites_sync_flagged(&batch->sync);
+			ret = marker_sites_unlock() ?: ret;
+		}
+		marker_calls_after_list(&batch->direct);
 	}
-	marker_update_calls_after();
 	mutex_unlock(&marker_mutex);
 	return ret;
 }

@@ -832,6 +832,272 @@ static void marker_site_batch(struct kunit *test)
 	marker_kunit_expect_one_batch(test, best_off, "disabling");
 }
 
+/* Two of the batch's markers, one site each, for the patch batch tests. */
+#define MARKER_KUNIT_A	"marker_kunit_batch_00"
+#define MARKER_KUNIT_B	"marker_kunit_batch_01"
+
+/*
+ * Another task's change of a probe on @name, in a patch batch of its own
+ * if @batch: it says when its (un)registration returned (@changed), ends
+ * its batch when told (@go), then says it is done (@done).
+ */
+struct marker_kunit_task {
+	const char *name;
+	bool add;
+	bool batch;
+	struct marker_kunit_seen *seen;
+	struct completion changed, go, done;
+	int ret, end_ret;
+};
+
+static int marker_kunit_task_fn(void *data)
+{
+	struct marker_kunit_task *t = data;
+	struct marker_patch_batch batch;
+
+	if (t->batch)
+		marker_patch_batch_begin(&batch);
+	if (t->add)
+		t->ret = marker_probe_register(t->name, "i %d",
+					       marker_kunit_count, t->seen);
+	else
+		t->ret = marker_probe_unregister(t->name, marker_kunit_count,
+						 t->seen);
+	complete(&t->changed);
+	if (t->batch) {
+		wait_for_completion(&t->go);
+		t->end_ret = marker_patch_batch_end(&batch);
+	}
+	complete(&t->done);
+	return 0;
+}
+
+/* Start @t's task and wait for its change to return. */
+static int marker_kunit_task_start(struct marker_kunit_task *t)
+{
+	struct task_struct *task;
+
+	init_completion(&t->changed);
+	init_completion(&t->go);
+	init_completion(&t->done);
+	task = kthread_run(marker_kunit_task_fn, t, "marker_kunit_task");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	wait_for_completion(&t->changed);
+	return 0;
+}
+
+/* Let @t's batch end, if it has one, and wait until the task is done. */
+static void marker_kunit_task_finish(struct marker_kunit_task *t)
+{
+	complete(&t->go);
+	wait_for_completion(&t->done);
+}
+
+static int marker_kunit_task_run(struct marker_kunit_task *t)
+{
+	int ret = marker_kunit_task_start(t);
+
+	if (!ret)
+		marker_kunit_task_finish(t);
+	return ret;
+}
+
+/* Are @name's probes published to its one site? Asserts nothing. */
+static bool marker_kunit_published(const char *name)
+{
+	struct marker_kunit_site site = { .name = name };
+
+	marker_iterate_sites(marker_kunit_find_site, &site);
+	return site.found == 1 && site.enabled;
+}
+
+static void marker_kunit_expect_left(struct kunit *test, unsigned long code)
+{
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_nop,
+			       MARKER_SITE_SIZE,
+			       "a site this task's batch changed waits for its end");
+}
+
+/*
+ * While this task's batch is open, another task's registration patches
+ * the site of the marker it changed, and only that one: the site the
+ * batch changed stays a NOP, its probe published but not reached, until
+ * the batch ends.
+ */
+static void marker_batch_others_patch_their_own(struct kunit *test)
+{
+	struct marker_kunit_seen seen_a = { }, seen_b = { };
+	struct marker_kunit_task t = {
+		.name = MARKER_KUNIT_B, .add = true, .seen = &seen_b,
+	};
+	struct marker_patch_batch batch;
+	struct marker_kunit_site a, b;
+	int ret;
+
+	marker_kunit_get_site(test, &a, MARKER_KUNIT_A);
+	marker_kunit_get_site(test, &b, MARKER_KUNIT_B);
+	marker_kunit_expect_nop(test, a.code);
+	marker_kunit_expect_nop(test, b.code);
+
+	marker_patch_batch_begin(&batch);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_register(MARKER_KUNIT_A, "i %d",
+					      marker_kunit_count, &seen_a));
+	ret = marker_kunit_task_run(&t);
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, t.ret, 0);
+		marker_kunit_expect_jmp(test, b.code, b.target);
+		marker_kunit_expect_left(test, a.code);
+		KUNIT_EXPECT_TRUE(test, marker_kunit_published(MARKER_KUNIT_A));
+		marker_kunit_fire_batch(1);
+		KUNIT_EXPECT_EQ(test, seen_b.calls, 1);
+		KUNIT_EXPECT_EQ_MSG(test, seen_a.calls, 0,
+				    "the batch's site is not reached before its end");
+	}
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	marker_kunit_expect_jmp(test, a.code, a.target);
+	marker_kunit_fire_batch(2);
+	KUNIT_EXPECT_EQ(test, seen_a.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister(MARKER_KUNIT_A,
+						marker_kunit_count, &seen_a));
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, seen_b.calls, 2);
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_unregister(MARKER_KUNIT_B,
+							marker_kunit_count,
+							&seen_b));
+	}
+	marker_synchronize_unregister();
+	marker_kunit_expect_nop(test, a.code);
+	marker_kunit_expect_nop(test, b.code);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "no thread");
+}
+
+/*
+ * A marker changed in this task's batch and then by another task: that
+ * task patches its sites before it returns, to the probes both attached
+ * (its own is reached at once), and the batch's end has nothing left to
+ * do for it. Once both probes are gone, the other task's unregistration
+ * leaves the NOP.
+ */
+static void marker_batch_others_take_a_shared_name(struct kunit *test)
+{
+	struct marker_kunit_seen mine = { }, theirs = { };
+	struct marker_kunit_task t = {
+		.name = MARKER_KUNIT_A, .add = true, .seen = &theirs,
+	};
+	struct marker_patch_batch batch;
+	struct marker_kunit_site a;
+	int ret;
+
+	marker_kunit_get_site(test, &a, MARKER_KUNIT_A);
+	marker_kunit_expect_nop(test, a.code);
+
+	marker_patch_batch_begin(&batch);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_register(MARKER_KUNIT_A, "i %d",
+					      marker_kunit_count, &mine));
+	marker_kunit_expect_left(test, a.code);
+	ret = marker_kunit_task_run(&t);
+	if (ret)
+		goto no_thread;
+	KUNIT_EXPECT_EQ(test, t.ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_jmp_target(a.code), a.target,
+			    "the other task patched the marker it changed");
+	marker_kunit_fire_batch(1);
+	KUNIT_EXPECT_EQ(test, mine.calls, 1);
+	KUNIT_EXPECT_EQ(test, theirs.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister(MARKER_KUNIT_A,
+						marker_kunit_count, &mine));
+	t.add = false;
+	ret = marker_kunit_task_run(&t);
+	if (ret)
+		goto no_thread;
+	KUNIT_EXPECT_EQ(test, t.ret, 0);
+	KUNIT_EXPECT_FALSE(test, marker_kunit_published(MARKER_KUNIT_A));
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)a.code, marker_kunit_nop,
+			       MARKER_SITE_SIZE,
+			       "no probe left: the other task leaves the NOP");
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	marker_kunit_expect_nop(test, a.code);
+	marker_synchronize_unregister();
+	marker_kunit_fire_batch(2);
+	KUNIT_EXPECT_EQ(test, mine.calls, 1);
+	KUNIT_EXPECT_EQ(test, theirs.calls, 1);
+	return;
+
+no_thread:
+	marker_patch_batch_end(&batch);
+	marker_probe_unregister(MARKER_KUNIT_A, marker_kunit_count, &mine);
+	marker_probe_unregister(MARKER_KUNIT_A, marker_kunit_count, &theirs);
+	marker_synchronize_unregister();
+	KUNIT_FAIL(test, "no thread: %d", ret);
+}
+
+/*
+ * Two tasks with a batch open each, on two markers: the other task's
+ * batch end patches its own site and leaves this task's; this task's
+ * batches nest, and the inner one's end leaves its site to the outer's.
+ */
+static void marker_batch_two_tasks(struct kunit *test)
+{
+	struct marker_kunit_seen seen_a = { }, seen_b = { };
+	struct marker_kunit_task t = {
+		.name = MARKER_KUNIT_B, .add = true, .batch = true,
+		.seen = &seen_b,
+	};
+	struct marker_patch_batch outer, inner;
+	struct marker_kunit_site a, b;
+	int ret;
+
+	marker_kunit_get_site(test, &a, MARKER_KUNIT_A);
+	marker_kunit_get_site(test, &b, MARKER_KUNIT_B);
+
+	marker_patch_batch_begin(&outer);
+	marker_patch_batch_begin(&inner);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_register(MARKER_KUNIT_A, "i %d",
+					      marker_kunit_count, &seen_a));
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&inner));
+	marker_kunit_expect_left(test, a.code);
+	ret = marker_kunit_task_start(&t);
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, t.ret, 0);
+		KUNIT_EXPECT_MEMEQ_MSG(test, (void *)b.code, marker_kunit_nop,
+				       MARKER_SITE_SIZE,
+				       "the other task's site waits for its batch");
+		marker_kunit_expect_left(test, a.code);
+		marker_kunit_task_finish(&t);
+		KUNIT_EXPECT_EQ(test, t.end_ret, 0);
+		marker_kunit_expect_jmp(test, b.code, b.target);
+		marker_kunit_expect_left(test, a.code);
+	}
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&outer));
+	marker_kunit_expect_jmp(test, a.code, a.target);
+	marker_kunit_fire_batch(1);
+	KUNIT_EXPECT_EQ(test, seen_a.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister(MARKER_KUNIT_A,
+						marker_kunit_count, &seen_a));
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, seen_b.calls, 1);
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_unregister(MARKER_KUNIT_B,
+							marker_kunit_count,
+							&seen_b));
+	}
+	marker_synchronize_unregister();
+	marker_kunit_expect_nop(test, a.code);
+	marker_kunit_expect_nop(test, b.code);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "no thread");
+}
+
 /* One trace_mark() in an inline function, inlined three times. */
 static __always_inline void marker_kunit_inlined(int n)
 {
@@ -924,6 +1190,9 @@ static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_reserved_before_init),
 	KUNIT_CASE(marker_site_batch),
 	KUNIT_CASE(marker_batch_belongs_to_caller),
+	KUNIT_CASE(marker_batch_others_patch_their_own),
+	KUNIT_CASE(marker_batch_others_take_a_shared_name),
+	KUNIT_CASE(marker_batch_two_tasks),
 	KUNIT_CASE(marker_sites_counted_per_copy),
 	{}
 };

@@ -69,6 +69,18 @@ static void marker_array_restub(struct marker_probe_array *a,
 }
 
 /*
+ * Where @e's static call waits to be moved: on the batch of the
+ * registration being run, if it defers to one, else on marker_direct_list
+ * (moved before marker_mutex is released).
+ */
+static void marker_entry_queue_direct(struct marker_entry *e)
+{
+	struct marker_patch_batch *b = marker_deferred_batch();
+
+	list_move_tail(&e->direct, b ? &b->direct : &marker_direct_list);
+}
+
+/*
  * @e's sites and typed probes are those of declaration @t: publish @e's
  * probes there, and let @t find @e without a lookup by name. The static
  * call is on @t's iterator of every probe, or wherever @t last left it
@@ -76,7 +88,9 @@ static void marker_array_restub(struct marker_probe_array *a,
  * which may not serve @e's array: the array then waits, and the sites
  * call nothing, until __marker_calls_after() has moved the call (a new
  * site arrives here with text_mutex held, which a static call update
- * takes).
+ * takes). The entry is taken from any batch that queued it before: the
+ * sites of a module coming up never wait for a batch, as the module
+ * notifier's marker_unlock() moves the call.
  */
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
 {
@@ -86,11 +100,10 @@ void marker_entry_type(struct marker_entry *e, struct marker_typed *t)
 	marker_array_name(e->probes, t);
 	if (marker_call_serves(t, marker_typed_reg(t)->call, e->probes)) {
 		rcu_assign_pointer(t->probes, e->probes);
-		__marker_entry_want_direct(e);
+		__marker_entry_want_direct(e, true);
 		return;
 	}
-	if (list_empty(&e->direct))
-		list_add_tail(&e->direct, &marker_direct_list);
+	marker_entry_queue_direct(e);
 }
 
 static unsigned int marker_array_typed(struct marker_probe_array *a)
@@ -144,7 +157,7 @@ void __marker_entry_untype(struct marker_entry *e)
 		return;
 	if (!marker_call_may_stay(e->typed)) {
 		if (list_empty(&e->direct))
-			list_add_tail(&e->direct, &marker_direct_list);
+			marker_entry_queue_direct(e);
 		return;
 	}
 	/* A CPU may still hold the array withdrawn, and its ->data. */
@@ -164,7 +177,11 @@ void __marker_entry_untype(struct marker_entry *e)
  * period after the array before was replaced, and never before a publish.
  */
 
-/* Typed entries whose static call waits for its target. */
+/*
+ * Typed entries whose static call waits for its target, queued by the
+ * holder of marker_mutex, which moves them before releasing it; those a
+ * task's registrations queue in its patch batch wait on the batch.
+ */
 LIST_HEAD(marker_direct_list);
 
 /* The probe a typed marker's static call may call directly for @a, or NULL. */
@@ -299,12 +316,18 @@ void __marker_update_calls_before(struct marker_update *u)
 		marker_calls_run(&c);
 }
 
-void __marker_entry_want_direct(struct marker_entry *e)
+/*
+ * @take: the update just changed @e's probes, so it retargets the static
+ * call itself, taking @e from a batch that queued it before (as its sites,
+ * marker_entry_sync()); otherwise a queued entry stays where it is.
+ */
+void __marker_entry_want_direct(struct marker_entry *e, bool take)
 {
-	if (marker_array_call(e->typed, e->probes) !=
-	    marker_typed_reg(e->typed)->call &&
-	    list_empty(&e->direct))
-		list_add_tail(&e->direct, &marker_direct_list);
+	if (marker_array_call(e->typed, e->probes) ==
+	    marker_typed_reg(e->typed)->call)
+		return;
+	if (take || list_empty(&e->direct))
+		marker_entry_queue_direct(e);
 }
 
 /*
@@ -312,10 +335,12 @@ void __marker_entry_want_direct(struct marker_entry *e)
  * calls its typed iterator; with one typed probe it calls it directly,
  * and with probes with a format only their iterator, once no CPU can hold
  * the ->data of an array replaced before (one grace period after the last
- * replacement, often long past). All of them are retargeted together.
+ * replacement, often long past). All of those queued on @list
+ * (marker_direct_list, or a batch's at its end) are retargeted together,
+ * and @list is emptied; those other batches queued are left to them.
  * Caller holds marker_mutex only.
  */
-void __marker_calls_after(void)
+void __marker_calls_after(struct list_head *list)
 {
 	struct marker_entry *e, *tmp;
 	struct marker_typed *t;
@@ -326,10 +351,10 @@ void __marker_calls_after(void)
 	void *call;
 	bool wait;
 
-	list_for_each_entry(e, &marker_direct_list, direct)
+	list_for_each_entry(e, list, direct)
 		nr++;
 	marker_calls_init(&c, nr);
-	list_for_each_entry_safe(e, tmp, &marker_direct_list, direct) {
+	list_for_each_entry_safe(e, tmp, list, direct) {
 		list_del_init(&e->direct);
 		t = e->typed;
 		if (!t)
@@ -368,8 +393,8 @@ void __marker_calls_after(void)
 		list_del_init(&e->direct);
 		marker_entry_settle(e);
 	}
-	/* Sites that left out for a conflict with the name may be back */
-	if (!list_empty(&marker_sync_list) && !marker_in_batch()) {
+	/* Sites left out for a conflict with the name may be back */
+	if (!list_empty(&marker_sync_list)) {
 		marker_sites_lock();
 		marker_sites_unlock();
 	}

@@ -862,6 +862,70 @@ static void marker_typed_call_waits_for_batch_end(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+struct marker_kunit_other {
+	struct marker_kunit_seen seen;
+	struct completion done;
+	int ret;
+};
+
+/* Another task: registers a probe on an untyped marker. */
+static int marker_kunit_other_register(void *data)
+{
+	struct marker_kunit_other *o = data;
+
+	o->ret = marker_probe_register("marker_kunit_values", MARKER_KUNIT_FMT,
+				       marker_kunit_count, &o->seen);
+	complete(&o->done);
+	return 0;
+}
+
+/*
+ * Another task's registration while this task's batch is open retargets
+ * only the static calls of the markers it changes: the one the batch
+ * changed stays on its iterator until the batch ends.
+ */
+static void marker_typed_call_left_to_batch(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_other o = { };
+	struct marker_patch_batch batch;
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+	struct task_struct *task;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKER_SITES))
+		kunit_skip(test, "batches defer nothing without patchable sites");
+	init_completion(&o.done);
+	marker_patch_batch_begin(&batch);
+	ret = register_mark___marker_kunit_typed(marker_kunit_typed_probe, &t1);
+	task = kthread_run(marker_kunit_other_register, &o,
+			   "marker_kunit_other");
+	if (!IS_ERR(task)) {
+		wait_for_completion(&o.done);
+		KUNIT_EXPECT_EQ(test, o.ret, 0);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(), iterator,
+					"another task's registration leaves the batch's static call");
+	}
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(6);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, 0,
+				unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+								     &t1));
+	if (!IS_ERR(task))
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_unregister("marker_kunit_values",
+							marker_kunit_count,
+							&o.seen));
+	marker_synchronize_unregister();
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "no thread: %ld",
+			       PTR_ERR(task));
+}
+
 /* A static call of this test only, for __static_call_update_many(). */
 static int marker_kunit_ret1(int n)
 {
@@ -925,6 +989,7 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_stub_typed),
 	KUNIT_CASE(marker_typed_batch_two_calls),
 	KUNIT_CASE(marker_typed_call_waits_for_batch_end),
+	KUNIT_CASE(marker_typed_call_left_to_batch),
 	KUNIT_CASE(marker_static_call_update_many),
 	{}
 };
