@@ -122,9 +122,11 @@ static const struct bpf_link_ops marker_bpf_link_lops = {
  * Return: the link's file descriptor; -ENOENT if @name does not start
  * with "markers:" or no marker has the rest; -EOPNOTSUPP if the marker
  * has trace_mark() sites (no prototype: attach a tracepoint program to
- * its event markers:<marker> through perf); -EINVAL for a program that is
- * not a raw tracepoint program or that reads past the arguments; as
- * marker_probe_register_typed() (-EEXIST, -ENOMEM...).
+ * its event markers:<marker> through perf); -EBUSY while the module that
+ * declares the marker is in its init (its shim is the module's code, and
+ * a failed init frees the module whatever holds it); -EINVAL for a
+ * program that is not a raw tracepoint program or that reads past the
+ * arguments; as marker_probe_register_typed() (-EEXIST, -ENOMEM...).
  */
 int marker_bpf_raw_tp_attach(struct bpf_prog *prog, const char *name,
 			     u64 cookie)
