@@ -16,7 +16,8 @@
  * bpf(BPF_RAW_TRACEPOINT_OPEN, "markers:futex_wait"): it reads the
  * marker's C arguments as u64s, and the kernel refuses unknown names,
  * trace_mark() markers, reads past the arguments and other program types;
- * on a module's typed marker, the link holds the module.
+ * on a module's typed marker, the link holds the module, and
+ * BPF_TASK_FD_QUERY names the link as it names a raw tracepoint link.
  * coming_module opens a module's marker with BPF, perf and ftrace while
  * the module's init runs, then lets the init fail.
  *
@@ -685,6 +686,57 @@ TEST_F(raw_futex_wait, count_args_and_detach)
 	ASSERT_EQ(0, futex_waits(1, 3));
 	ASSERT_EQ(0, map_read(self->map_fd, &s));
 	EXPECT_EQ(5, s.hits);
+}
+
+/*
+ * bpf(BPF_TASK_FD_QUERY), which bpftool perf asks, answers for the link
+ * as for a raw tracepoint link: its type, the name it was opened with
+ * and the program's id; a buffer too short gets the name cut, -ENOSPC.
+ */
+TEST_F(raw_futex_wait, task_fd_query)
+{
+	struct bpf_prog_info prog_info;
+	union bpf_attr attr;
+	char name[64], cut[sizeof("markers:")];
+	int link_fd;
+
+	memset(&prog_info, 0, sizeof(prog_info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = self->prog_fd;
+	attr.info.info_len = sizeof(prog_info);
+	attr.info.info = (uintptr_t)&prog_info;
+	ASSERT_EQ(0, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		TH_LOG("BPF_OBJ_GET_INFO_BY_FD: %s", strerror(errno));
+	ASSERT_NE(0, prog_info.id);
+
+	link_fd = raw_open(RAW_NAME, self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN %s: %s",
+				     RAW_NAME, strerror(errno));
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = link_fd;
+	attr.task_fd_query.buf = (uintptr_t)name;
+	attr.task_fd_query.buf_len = sizeof(name);
+	EXPECT_EQ(0, sys_bpf(BPF_TASK_FD_QUERY, &attr))
+		TH_LOG("BPF_TASK_FD_QUERY on the link: %s (errno %d)",
+		       strerror(errno), errno);
+	EXPECT_EQ(BPF_FD_TYPE_RAW_TRACEPOINT, attr.task_fd_query.fd_type);
+	EXPECT_STREQ(RAW_NAME, name);
+	EXPECT_EQ(strlen(RAW_NAME), attr.task_fd_query.buf_len);
+	EXPECT_EQ(prog_info.id, attr.task_fd_query.prog_id);
+	EXPECT_EQ(0, attr.task_fd_query.probe_offset);
+	EXPECT_EQ(0, attr.task_fd_query.probe_addr);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = link_fd;
+	attr.task_fd_query.buf = (uintptr_t)cut;
+	attr.task_fd_query.buf_len = sizeof(cut);
+	EXPECT_EQ(-1, sys_bpf(BPF_TASK_FD_QUERY, &attr));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_STREQ("markers:", cut);
+	EXPECT_EQ(strlen(RAW_NAME), attr.task_fd_query.buf_len);
+	close(link_fd);
 }
 
 /* No marker of the name, or no "markers:" prefix: -ENOENT */
