@@ -31,12 +31,15 @@
 /*
  * A raw tracepoint link on a typed marker. @raw is the shim's data:
  * bpf_trace_run<N>() reads the program and the cookie there. The link
- * holds @owner, the declaration's module, while it is attached.
+ * holds @owner, the declaration's module, while it is attached. @tp_name
+ * is the name it was opened with, "markers:<name>", which the link's
+ * queries answer.
  */
 struct marker_bpf_link {
 	struct bpf_raw_tp_link raw;
 	struct marker_typed *typed;
 	struct module *owner;
+	char tp_name[sizeof(MARKER_BPF_PREFIX) + MARKER_NAME_MAX];
 };
 
 static struct marker_bpf_link *marker_bpf_link(const struct bpf_link *link)
@@ -70,8 +73,7 @@ static void marker_bpf_link_dealloc(struct bpf_link *link)
 static void marker_bpf_link_show_fdinfo(const struct bpf_link *link,
 					struct seq_file *seq)
 {
-	seq_printf(seq, "tp_name:\t" MARKER_BPF_PREFIX "%s\n",
-		   marker_bpf_link(link)->typed->marker.name);
+	seq_printf(seq, "tp_name:\t%s\n", marker_bpf_link(link)->tp_name);
 }
 
 /*
@@ -82,22 +84,35 @@ static int marker_bpf_link_fill_link_info(const struct bpf_link *link,
 					  struct bpf_link_info *info)
 {
 	char __user *ubuf = u64_to_user_ptr(info->raw_tracepoint.tp_name);
+	const char *name = marker_bpf_link(link)->tp_name;
 	u32 ulen = info->raw_tracepoint.tp_name_len;
-	char name[sizeof(MARKER_BPF_PREFIX) + MARKER_NAME_MAX];
-	u32 len;
+	u32 len = strlen(name) + 1;
 
 	if (!ulen ^ !ubuf)
 		return -EINVAL;
-	len = scnprintf(name, sizeof(name), MARKER_BPF_PREFIX "%s",
-			marker_bpf_link(link)->typed->marker.name) + 1;
 	info->raw_tracepoint.tp_name_len = len;
 	if (!ubuf)
 		return 0;
 	if (ulen < len) {
-		name[ulen - 1] = '\0';
-		return copy_to_user(ubuf, name, ulen) ? -EFAULT : -ENOSPC;
+		if (copy_to_user(ubuf, name, ulen - 1) ||
+		    put_user('\0', ubuf + ulen - 1))
+			return -EFAULT;
+		return -ENOSPC;
 	}
 	return copy_to_user(ubuf, name, len) ? -EFAULT : 0;
+}
+
+/*
+ * bpf(BPF_TASK_FD_QUERY) on the link (bpftool perf): a raw tracepoint
+ * named as it was opened, as raw tracepoint links are answered.
+ * Context: process, the link's file held.
+ */
+static int marker_bpf_link_task_fd_query(const struct bpf_link *link,
+					 u32 *fd_type, const char **buf)
+{
+	*fd_type = BPF_FD_TYPE_RAW_TRACEPOINT;
+	*buf = marker_bpf_link(link)->tp_name;
+	return 0;
 }
 
 static const struct bpf_link_ops marker_bpf_link_lops = {
@@ -105,6 +120,7 @@ static const struct bpf_link_ops marker_bpf_link_lops = {
 	.dealloc_deferred = marker_bpf_link_dealloc,
 	.show_fdinfo = marker_bpf_link_show_fdinfo,
 	.fill_link_info = marker_bpf_link_fill_link_info,
+	.task_fd_query = marker_bpf_link_task_fd_query,
 };
 
 /**
@@ -122,9 +138,11 @@ static const struct bpf_link_ops marker_bpf_link_lops = {
  * Return: the link's file descriptor; -ENOENT if @name does not start
  * with "markers:" or no marker has the rest; -EOPNOTSUPP if the marker
  * has trace_mark() sites (no prototype: attach a tracepoint program to
- * its event markers:<marker> through perf); -EINVAL for a program that is
- * not a raw tracepoint program or that reads past the arguments; as
- * marker_probe_register_typed() (-EEXIST, -ENOMEM...).
+ * its event markers:<marker> through perf); -EBUSY while the module that
+ * declares the marker is in its init (its shim is the module's code, and
+ * a failed init frees the module whatever holds it); -EINVAL for a
+ * program that is not a raw tracepoint program or that reads past the
+ * arguments; as marker_probe_register_typed() (-EEXIST, -ENOMEM...).
  */
 int marker_bpf_raw_tp_attach(struct bpf_prog *prog, const char *name,
 			     u64 cookie)
@@ -158,6 +176,7 @@ int marker_bpf_raw_tp_attach(struct bpf_prog *prog, const char *name,
 	link->raw.cookie = cookie;
 	link->typed = typed;
 	link->owner = owner;
+	strscpy(link->tp_name, name);
 
 	ret = bpf_link_prime(&link->raw.link, &primer);
 	if (ret) {

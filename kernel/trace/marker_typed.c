@@ -504,8 +504,10 @@ EXPORT_SYMBOL_GPL(marker_probe_unregister_typed);
  * Context: process; takes marker_mutex.
  *
  * Return: the declaration, its module held; ERR_PTR(-ENOENT) if no
- * marker has @name (or its module is on its way out), ERR_PTR(-EOPNOTSUPP)
- * if the name's sites are trace_mark() sites, which have no prototype.
+ * marker has @name (or its module is on its way out), ERR_PTR(-EBUSY)
+ * while its module's init has not returned (MODULE_STATE_COMING),
+ * ERR_PTR(-EOPNOTSUPP) if the name's sites are trace_mark() sites, which
+ * have no prototype.
  */
 struct marker_typed *marker_typed_get(const char *name, struct module **owner)
 {
@@ -519,7 +521,15 @@ struct marker_typed *marker_typed_get(const char *name, struct module **owner)
 		/* Its module's notifier waits for the mutex to remove it */
 		preempt_disable();
 		mod = __module_address((unsigned long)e->typed);
-		if (try_module_get(mod)) {
+		/*
+		 * Not while the module's init runs: if it fails, the loader
+		 * frees the module without waiting for the references taken
+		 * on it (do_init_module()), as it refuses a coming module to
+		 * the symbol references of others (-EBUSY).
+		 */
+		if (mod && module_is_coming(mod)) {
+			t = ERR_PTR(-EBUSY);
+		} else if (try_module_get(mod)) {
 			t = e->typed;
 			*owner = mod;
 		}

@@ -1655,6 +1655,21 @@ static bool marker_event_ftrace_typed(const struct marker_event *event)
 }
 
 /*
+ * Whether the declaration's module is still in its init. If the init
+ * fails, the loader frees the module without waiting for the references
+ * taken on it (do_init_module()), as it refuses a coming module to the
+ * symbol references of others: until the init has returned, a file or
+ * perf that enables @event takes the face's varargs probe, which
+ * records the same fields with no code or reference of the module, and
+ * keeps it until disabled. Called with event_mutex held: the module
+ * stays while @event->typed is set (marker_events_module_notify()).
+ */
+static bool marker_event_owner_coming(const struct marker_event *event)
+{
+	return event->typed_owner && module_is_coming(event->typed_owner);
+}
+
+/*
  * Attach the declaration's recorder for @data with @data: an event file,
  * or for perf the event's call tagged MARKER_RECORD_PERF
  * (marker_event_perf_data()). The declaration's module (if any) is held
@@ -1727,7 +1742,8 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		if (marker_event_ftrace_typed(event))
+		if (marker_event_ftrace_typed(event) &&
+		    !marker_event_owner_coming(event))
 			return marker_event_register_typed(event, data);
 		return marker_probe_register(event->name, event->format,
 					     marker_event_probe_of(event), data);
@@ -1743,7 +1759,8 @@ static int marker_event_reg(struct trace_event_call *call,
 		ret = -ENOENT;
 		if (marker_event_ftrace_typed(event))
 			ret = marker_event_unregister_typed(event, data);
-		if (ret)	/* Not recorded by a recorder */
+		/* Not recorded by a recorder, or enabled while its module came */
+		if (ret)
 			ret = marker_probe_unregister(event->name,
 						      marker_event_probe_of(event),
 						      data);
@@ -1754,7 +1771,7 @@ static int marker_event_reg(struct trace_event_call *call,
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
 		/* The declaration's recorder, as for ftrace, pid rule or not */
-		if (event->typed)
+		if (event->typed && !marker_event_owner_coming(event))
 			return marker_event_register_typed(event,
 							   marker_event_perf_data(event));
 		return marker_probe_register(event->name, event->format,

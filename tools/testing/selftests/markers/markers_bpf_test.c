@@ -16,13 +16,17 @@
  * bpf(BPF_RAW_TRACEPOINT_OPEN, "markers:futex_wait"): it reads the
  * marker's C arguments as u64s, and the kernel refuses unknown names,
  * trace_mark() markers, reads past the arguments and other program types;
- * on a module's typed marker, the link holds the module.
+ * on a module's typed marker, the link holds the module, and
+ * BPF_TASK_FD_QUERY names the link as it names a raw tracepoint link.
+ * coming_module opens a module's marker with BPF, perf and ftrace while
+ * the module's init runs, then lets the init fail.
  *
  * Needs root, tracefs at /sys/kernel/tracing and CONFIG_BPF_EVENTS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/bpf.h>
 #include <linux/futex.h>
 #include <linux/perf_event.h>
@@ -32,6 +36,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -228,8 +233,11 @@ static int load_prog(struct prog *p, enum bpf_prog_type type)
 	return fd;
 }
 
-/* The perf event of the trace event in @dir (events/markers/<name>). */
-static int open_event_at(const char *dir)
+/*
+ * The perf event of the trace event in @dir (events/markers/<name>), for
+ * @pid and @cpu as perf_event_open(2) takes them.
+ */
+static int open_event_for(const char *dir, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 	char buf[32];
@@ -242,8 +250,14 @@ static int open_event_at(const char *dir)
 	attr.config = strtoull(buf, NULL, 10);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_RAW;
-	return syscall(SYS_perf_event_open, &attr, -1, 0, -1,
+	return syscall(SYS_perf_event_open, &attr, pid, cpu, -1,
 		       PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The perf event of the trace event in @dir, on CPU 0. */
+static int open_event_at(const char *dir)
+{
+	return open_event_for(dir, -1, 0);
 }
 
 static int open_event(void)
@@ -674,6 +688,57 @@ TEST_F(raw_futex_wait, count_args_and_detach)
 	EXPECT_EQ(5, s.hits);
 }
 
+/*
+ * bpf(BPF_TASK_FD_QUERY), which bpftool perf asks, answers for the link
+ * as for a raw tracepoint link: its type, the name it was opened with
+ * and the program's id; a buffer too short gets the name cut, -ENOSPC.
+ */
+TEST_F(raw_futex_wait, task_fd_query)
+{
+	struct bpf_prog_info prog_info;
+	union bpf_attr attr;
+	char name[64], cut[sizeof("markers:")];
+	int link_fd;
+
+	memset(&prog_info, 0, sizeof(prog_info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = self->prog_fd;
+	attr.info.info_len = sizeof(prog_info);
+	attr.info.info = (uintptr_t)&prog_info;
+	ASSERT_EQ(0, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		TH_LOG("BPF_OBJ_GET_INFO_BY_FD: %s", strerror(errno));
+	ASSERT_NE(0, prog_info.id);
+
+	link_fd = raw_open(RAW_NAME, self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN %s: %s",
+				     RAW_NAME, strerror(errno));
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = link_fd;
+	attr.task_fd_query.buf = (uintptr_t)name;
+	attr.task_fd_query.buf_len = sizeof(name);
+	EXPECT_EQ(0, sys_bpf(BPF_TASK_FD_QUERY, &attr))
+		TH_LOG("BPF_TASK_FD_QUERY on the link: %s (errno %d)",
+		       strerror(errno), errno);
+	EXPECT_EQ(BPF_FD_TYPE_RAW_TRACEPOINT, attr.task_fd_query.fd_type);
+	EXPECT_STREQ(RAW_NAME, name);
+	EXPECT_EQ(strlen(RAW_NAME), attr.task_fd_query.buf_len);
+	EXPECT_EQ(prog_info.id, attr.task_fd_query.prog_id);
+	EXPECT_EQ(0, attr.task_fd_query.probe_offset);
+	EXPECT_EQ(0, attr.task_fd_query.probe_addr);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = link_fd;
+	attr.task_fd_query.buf = (uintptr_t)cut;
+	attr.task_fd_query.buf_len = sizeof(cut);
+	EXPECT_EQ(-1, sys_bpf(BPF_TASK_FD_QUERY, &attr));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_STREQ("markers:", cut);
+	EXPECT_EQ(strlen(RAW_NAME), attr.task_fd_query.buf_len);
+	close(link_fd);
+}
+
 /* No marker of the name, or no "markers:" prefix: -ENOENT */
 TEST_F(raw_futex_wait, unknown_name)
 {
@@ -738,6 +803,151 @@ TEST_F(raw_futex_wait, module_held)
 	EXPECT_EQ(-EWOULDBLOCK, unload_module_name("test_markers_typed"));
 	close(link_fd);
 	EXPECT_EQ(0, unload_module_name("test_markers_typed"));
+}
+
+/* ---- A module whose init runs (MODULE_STATE_COMING), then fails ---- */
+
+#define COMING_MOD	"test_markers_coming"
+#define COMING_SYS	"/sys/module/" COMING_MOD
+#define COMING_EVENT	EVENTS "/test_coming"
+#define COMING_HITS	3
+#define TRACE_FILE	"/sys/kernel/tracing/trace"
+
+/*
+ * In a child: finit_module(2) of test_markers_coming.ko, whose init waits
+ * for its release parameter (20 s at most), fires test_coming
+ * COMING_HITS times and fails. The child exits with the errno.
+ */
+static pid_t load_coming_module(void)
+{
+	char path[PATH_MAX];
+	pid_t pid;
+	int fd;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	snprintf(path, sizeof(path), "%s/%s.ko", module_dir(), COMING_MOD);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		_exit(errno);
+	if (syscall(__NR_finit_module, fd, "wait_ms=20000", 0))
+		_exit(errno);
+	_exit(0);
+}
+
+/* Whether the init of test_markers_coming runs and its event is there. */
+static int coming_module_waits(void)
+{
+	char state[16];
+
+	return !read_file_at(COMING_SYS, "initstate", state, sizeof(state)) &&
+	       !strcmp(state, "coming\n") && !access(COMING_EVENT "/id", R_OK);
+}
+
+/* The lines of test_coming in ftrace's buffer. */
+static int coming_trace_lines(void)
+{
+	char *trace = read_file(TRACE_FILE), *p;
+	int n = 0;
+
+	for (p = trace; p && (p = strstr(p, "test_coming: i=")); p++)
+		n++;
+	free(trace);
+	return n;
+}
+
+/*
+ * While a module's init runs, nothing may take a reference on it that
+ * outlives its init's failure: the loader then frees it without waiting
+ * for the references taken (do_init_module()). So, while the init of
+ * test_markers_coming waits: a raw BPF link on its typed marker (the
+ * shim is the module's code) is refused, -EBUSY; perf and ftrace open and
+ * enable its event, recording with the face's own probes, and hold no
+ * reference on the module (its refcnt does not move). Once the init has
+ * failed and the module is gone, perf has counted the hits and ftrace
+ * recorded them, and closing perf lets the event go. Before, the link
+ * and the recorders held the module, which the loader freed under them:
+ * a warning when it went, and their release used freed memory.
+ */
+TEST(coming_module)
+{
+	char before[16], after[16];
+	int tries, status, prog_fd, link_fd, event_fd, err, fd;
+	bool reaped = false;
+	uint64_t count = 0;
+	pid_t child;
+
+	if (access(EVENTS "/futex_wait/format", R_OK))
+		SKIP(return, "no " EVENTS " (CONFIG_MARKERS_TRACE)");
+	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
+		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
+	prog_fd = load_read_at(BPF_PROG_TYPE_RAW_TRACEPOINT, -1);
+	ASSERT_LE(0, prog_fd);
+	fd = open(TRACE_FILE, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("clearing %s: %s", TRACE_FILE, strerror(errno));
+	close(fd);
+	ASSERT_EQ(0, write_file("/sys/kernel/tracing/tracing_on", "1"));
+
+	child = load_coming_module();
+	ASSERT_LE(0, child) TH_LOG("fork: %s", strerror(errno));
+	for (tries = 0; tries < 150 && !coming_module_waits(); tries++) {
+		if (waitpid(child, &status, WNOHANG) == child) {
+			reaped = true;
+			break;
+		}
+		usleep(100000);
+	}
+	if (!coming_module_waits()) {
+		/* Not loaded (the child's status), or too slow: let it go */
+		write_file(COMING_SYS "/parameters/release", "1");
+		if (!reaped && waitpid(child, &status, 0) != child)
+			status = -1;
+		close(prog_fd);
+		ASSERT_TRUE(false)
+			TH_LOG("%s's init did not wait; the loader's status %#x",
+			       COMING_MOD, status);
+	}
+	EXPECT_EQ(0, read_file_at(COMING_SYS, "refcnt", before, sizeof(before)));
+
+	link_fd = raw_open("markers:test_coming", prog_fd);
+	err = errno;
+	/* Closed while the module is there, so that a failure stays one */
+	if (link_fd >= 0)
+		close(link_fd);
+	EXPECT_EQ(-1, link_fd)
+		TH_LOG("a raw BPF link was taken on a module in its init");
+	EXPECT_EQ(EBUSY, err) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s",
+				     strerror(err));
+
+	event_fd = open_event_for(COMING_EVENT, child, -1);
+	EXPECT_LE(0, event_fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	EXPECT_EQ(0, write_file(COMING_EVENT "/enable", "1"));
+	EXPECT_EQ(0, read_file_at(COMING_SYS, "refcnt", after, sizeof(after)));
+	EXPECT_STREQ(before, after)
+		TH_LOG("perf or ftrace holds the module while its init runs");
+
+	/* The init fires and fails; the module is freed */
+	EXPECT_EQ(0, write_file(COMING_SYS "/parameters/release", "1"));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EINVAL, WEXITSTATUS(status))
+		TH_LOG("finit_module: %s", strerror(WEXITSTATUS(status)));
+	EXPECT_EQ(-1, access(COMING_SYS, F_OK));
+
+	/* Held by perf, the event stays, recorded in ftrace */
+	EXPECT_EQ(COMING_HITS, coming_trace_lines());
+	if (event_fd >= 0) {
+		EXPECT_EQ(sizeof(count), read(event_fd, &count, sizeof(count)));
+		EXPECT_EQ(COMING_HITS, count);
+		close(event_fd);
+	}
+	/* Released, the event goes (its name has no sites) */
+	for (tries = 0; tries < 50 && !access(COMING_EVENT, F_OK); tries++)
+		usleep(100000);
+	EXPECT_EQ(-1, access(COMING_EVENT, F_OK))
+		TH_LOG("the event of the module's marker stays");
+	close(prog_fd);
 }
 
 TEST_HARNESS_MAIN
