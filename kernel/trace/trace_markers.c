@@ -2113,7 +2113,10 @@ static __init int marker_trace_init(void)
 	marker_events_update();
 	marker_events_ready = true;
 	mutex_unlock(&event_mutex);
-	/* trace_event= and trace_trigger= ran before there were events */
+	/*
+	 * trace_event=, trace_instance=, trace_trigger= and the boot config
+	 * were applied before there were events
+	 */
 	trace_boot_enable_late_events(TRACE_MARKER_SYSTEM);
 
 #ifdef CONFIG_MODULES
