@@ -366,27 +366,33 @@ test_string_reads() {
 }
 
 # Events without strings whose arguments x86-64 reads from the register
-# save area: all ints, all 8-byte, mixed sizes.
+# save area: all ints, all 8-byte, mixed sizes, and 5 ints and 5 8-byte
+# values, the most it reads there; and one of 6 fields, read with
+# va_arg(), whose conversions (%X, %o, %i, %hhx, %p, %zd) print as their
+# format says (the pointer hashed, as a %p of a trace event).
 test_fixed_slots() {
-	local e
+	local e events='test_trace_ints test_trace_longs test_trace_mixed
+		test_trace_ints5 test_trace_longs5 test_trace_radix'
 	unload test_markers_trace
 	load test_markers_trace || return 1
-	for e in test_trace_ints test_trace_longs test_trace_mixed; do
+	for e in $events; do
 		echo 1 >"$EVENTS/$e/enable"
 	done
 	echo 1 >"$TEST_FIRE"
-	for e in test_trace_ints test_trace_longs test_trace_mixed; do
+	for e in $events; do
 		echo 0 >"$EVENTS/$e/enable"
 	done
-	{
-		events_of test_trace_ints
-		events_of test_trace_longs
-		events_of test_trace_mixed
-	} >/tmp/markers.out
+	for e in $events; do
+		events_of "$e"
+	done | sed 's/^\(test_trace_radix: .* e=\)[0-9a-f]\{1,16\} /\1PTR /' \
+		>/tmp/markers.out
 	cat >/tmp/markers.want <<-EOF
 	test_trace_ints: a=-1 b=4000000000 c=abcdef
 	test_trace_longs: a=123456789abcdef0 b=-2
 	test_trace_mixed: b=-3 h=65535 i=-7 l=-8
+	test_trace_ints5: a=-1 b=3000000000 c=beef d=-4 e=5
+	test_trace_longs5: a=-1 b=2199023255552 c=fedcba9876543210 d=-2 e=123456789abcdef
+	test_trace_radix: a=ABCDEF b=13 c=-5 d=fe e=PTR f=-6
 	EOF
 	cmp -s /tmp/markers.out /tmp/markers.want ||
 		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
@@ -781,7 +787,8 @@ run_test "triggers" test_trigger
 run_test "strings longer than 255 bytes are cut" test_long_string
 unload test_markers_trace
 run_test "an event without strings: one field of each size" test_fixed_layout
-run_test "events without strings, arguments in registers" test_fixed_slots
+run_test "events without strings, arguments in registers; every conversion" \
+	test_fixed_slots
 run_test "strings exact at any alignment, up to an unmapped page; bad ones (fault)" \
 	test_string_reads
 unload test_markers_trace
