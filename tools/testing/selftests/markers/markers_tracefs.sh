@@ -599,6 +599,38 @@ test_stats_filtered() {
 		fail "$(($(marker_stat trace_lost) - lost)) filtered records counted lost"
 }
 
+# A histogram with timestamps keeps the records of filtered events out of
+# ftrace's per-CPU buffer (no filter buffering): they are reserved in the
+# ring buffer itself, the filter run there. The records the filter takes
+# are written once, those it refuses are counted as filtered and not
+# written, none as lost.
+test_filter_unbuffered() {
+	local lost filtered clock t
+	clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACEFS/trace_clock")
+	echo 'hist:keys=common_pid:ts0=common_timestamp' \
+		>"$EVENTS/example_noargs/trigger" ||
+		fail "cannot add a histogram with a timestamp" || return 1
+	echo 'count >= 2' >"$EVENTS/example_int/filter" || fail "filter refused"
+	echo 1 >"$EVENTS/example_int/enable"
+	: >"$TRACEFS/trace"
+	lost=$(marker_stat trace_lost)
+	filtered=$(marker_stat trace_filtered)
+	echo 5 >"$FIRE"
+	echo 0 >"$EVENTS/example_int/enable"
+	events_of example_int | sed 's/ value=.*//' >/tmp/markers.out
+	printf 'example_int: count=%s\n' 2 3 4 >/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected counts 2 to 4, got: $(events_of example_int)"
+	[ $(($(marker_stat trace_filtered) - filtered)) = 2 ] ||
+		fail "trace_filtered grew by $(($(marker_stat trace_filtered) - filtered))," \
+			"expected 2"
+	[ "$(marker_stat trace_lost)" = "$lost" ] ||
+		fail "$(($(marker_stat trace_lost) - lost)) records counted lost"
+	t=$(grep '^hist:' "$EVENTS/example_noargs/trigger")
+	echo "!${t% \[*\]}" >>"$EVENTS/example_noargs/trigger"
+	echo "$clock" >"$TRACEFS/trace_clock"
+}
+
 # A record larger than a ring-buffer event (16 strings of 255 characters)
 # is written with its strings cut, the last first, not lost: arg0 to arg14
 # keep 255 characters, arg15 what fits.
@@ -764,7 +796,7 @@ require
 load marker-example || exit 1
 
 ktap_print_header
-ktap_set_plan 33
+ktap_set_plan 34
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
 run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
@@ -798,6 +830,13 @@ run_test "a name with sites in two modules keeps its event" test_shared_name_acr
 run_test "an event in an instance and at the top level" test_instance
 run_test "marker_stats: every marker under a workload, nothing lost" test_stats_nothing_lost
 run_test "marker_stats: filtered records counted as filtered" test_stats_filtered
+if [ -f "$EVENTS/example_int/hist" ]; then
+	run_test "a filter without ftrace's per-CPU buffer: each record counted once" \
+		test_filter_unbuffered
+else
+	skip_test "a filter without ftrace's per-CPU buffer: each record counted once" \
+		"no CONFIG_HIST_TRIGGERS"
+fi
 run_test "a record too large for the ring buffer has its strings cut" test_record_too_large
 unload test_markers_wide
 run_test "a held event outlives its sites, goes once released" test_held_event
