@@ -747,7 +747,8 @@ TEST_F(raw_futex_wait, module_held)
  * The link's name through BPF_OBJ_GET_INFO_BY_FD as for a tracepoint's
  * link: its length alone with no buffer, -EINVAL for a buffer without a
  * length or a length without a buffer, -ENOSPC and the name cut to the
- * buffer (NUL-terminated) for a short one; and in the link's fdinfo.
+ * buffer (NUL-terminated) for a short one, -EFAULT for a bad one; and in
+ * the link's fdinfo.
  */
 TEST_F(raw_futex_wait, link_name)
 {
@@ -786,6 +787,16 @@ TEST_F(raw_futex_wait, link_name)
 	EXPECT_EQ(ENOSPC, errno);
 	EXPECT_STREQ("mark", name);
 	EXPECT_EQ('x', name[5]);
+
+	/* A buffer user space cannot be written at: -EFAULT, short or not */
+	memset(&info, 0, sizeof(info));
+	info.raw_tracepoint.tp_name = 8;
+	info.raw_tracepoint.tp_name_len = sizeof(name);
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(EFAULT, errno);
+	info.raw_tracepoint.tp_name_len = 5;
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(EFAULT, errno);
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", link_fd);
 	fdinfo = read_file(path);

@@ -41,7 +41,7 @@ test_listing_markers() {
 # no bytes.
 test_listing_sites() {
 	local nop=0f1f440000 addr='0x[0-9a-f]{8,}' sym='[A-Za-z0-9_.]+\+0x[0-9a-f]+'
-	local int init
+	local int init kptr
 	[ "$(uname -m)" != aarch64 ] || nop=1f2003d5
 	int=$(grep '^example_int ' "$TRACEFS/marker_sites")
 	init=$(grep '^example_init ' "$TRACEFS/marker_sites")
@@ -51,7 +51,23 @@ test_listing_sites() {
 	echo "$init" | grep -Eq \
 		"^example_init [^ ]+ marker_example init-freed - 0x[0-9a-f]+ 0x[0-9a-f]+\$" ||
 		fail "example_init's site is not init-freed without bytes: $init"
+	# kptr_restrict 2: no address for anybody, root included; the
+	# symbol and offset of a live site still tell where it is.
+	kptr=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 2 >/proc/sys/kernel/kptr_restrict || fail "cannot set kptr_restrict" ||
+		return 1
+	int=$(grep '^example_int ' "$TRACEFS/marker_sites")
+	init=$(grep '^example_init ' "$TRACEFS/marker_sites")
+	echo "$kptr" >/proc/sys/kernel/kptr_restrict
+	echo "$int" | grep -Eq "^example_int $sym marker_example disabled $nop 0x0 0x0\$" ||
+		fail "kptr_restrict 2: example_int's site shows addresses: $int"
+	[ "$init" = 'example_init 0x0 marker_example init-freed - 0x0 0x0' ] ||
+		fail "kptr_restrict 2: example_init's site shows addresses: $init"
 }
+
+# test_markers_trace's test_trace_many: 17 fields, one more than an event
+# takes.
+MANY='a %d b %d c %d d %d e %d f %d g %d h %d i %d j %d k %d l %d m %d n %d o %d p %d q %d'
 
 test_listing_debug_and_bad_format() {
 	load test_markers_trace || return 1
@@ -59,11 +75,15 @@ test_listing_debug_and_bad_format() {
 		'debug sites=1 conflicts=0 modules=test_markers_trace event' &&
 	expect_marker test_trace_bad_format 'width %*d' \
 		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:bad-format' &&
+	expect_marker test_trace_many "$MANY" \
+		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:too-many-fields' &&
 	expect_marker example_int 'count %d value %llu' \
 		'stable sites=2 conflicts=0 modules=marker_example,test_markers_trace event' ||
 		return 1
 	[ ! -e "$EVENTS/test_trace_bad_format" ] ||
 		fail "a marker whose format does not parse has an event"
+	[ ! -e "$EVENTS/test_trace_many" ] ||
+		fail "a marker with more than 16 fields has an event"
 	[ -d "$EVENTS/__test_trace_debug" ] || fail "no event for the debug marker"
 }
 
@@ -785,6 +805,7 @@ test_conflict_heals() {
 	grep -q '^example_int .* test_markers_conflict conflict ' "$TRACEFS/marker_sites" ||
 		fail "the site does not conflict with probe-example's format"
 	[ ! -e "$EVENTS/example_int" ] || fail "an event for a name whose sites all conflict"
+	expect_marker example_int '' 'stable sites=0 conflicts=1 modules=- no-event:conflict'
 	[ "$test_failed" = 0 ] || return 1
 	unload probe_example
 	expect_new_format_event
@@ -799,8 +820,10 @@ ktap_print_header
 ktap_set_plan 34
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
-run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
-run_test "debug label, no event for a format that does not parse" test_listing_debug_and_bad_format
+run_test "marker_sites lists each site with symbol, module, state; addresses as kallsyms" \
+	test_listing_sites
+run_test "debug label, no event for a format that does not parse or has 17 fields" \
+	test_listing_debug_and_bad_format
 run_test "no event for a field named common_*" test_reserved_field_name
 unload test_markers_trace
 run_test "events/markers/<name> has enable, format, filter, trigger, id" test_event_files

@@ -30,6 +30,8 @@
  *		8-byte, mixed sizes, 5 ints and 5 8-byte values, the most it
  *		reads there (test_trace_fixed, 6 fields, takes the va_arg()
  *		path there)
+ *	test_trace_many		"a %d b %d ... q %d"	1 to 17
+ *		more fields than an event takes (16): listed, but no event
  *	test_trace_radix	"a %X b %o c %i d %hhx e %p f %zd"
  *		0xabcdef, 013, -5, 0xfe, (void *)0x1234, -6: the conversions
  *		the other markers do not use, printed as their format says,
@@ -123,6 +125,9 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	trace_mark(test_trace_longs5, "a %lld b %llu c %lx d %ld e %lx",
 		   -1LL, 2ULL << 40, 0xfedcba9876543210UL, -2L,
 		   0x123456789abcdefUL);
+	trace_mark(test_trace_many,
+		   "a %d b %d c %d d %d e %d f %d g %d h %d i %d j %d k %d l %d m %d n %d o %d p %d q %d",
+		   1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
 	trace_mark(test_trace_radix, "a %X b %o c %i d %hhx e %p f %zd",
 		   0xabcdefU, 013U, -5, (unsigned char)0xfe, (void *)0x1234,
 		   (ssize_t)-6);
