@@ -621,6 +621,11 @@ test_load_fail_nth() {
 		if [ "$ret" = 0 ]; then
 			example_formats | cmp -s - /tmp/markers.formats ||
 				hits=$((hits + 1))
+			# Each listed with its event or none, never a reason
+			[ "$(grep -cE '^example_[a-z]+ .* (event|no-event)$' \
+				"$TRACEFS/markers")" = 6 ] ||
+				fail "allocation $n failing: listing:" \
+					"$(grep '^example_' "$TRACEFS/markers")"
 			[ "$present" = 6 ] || [ "$present" = 0 ] ||
 				echo "# allocation $n failing: events $(example_events | tr '\n' ' ')"
 			rmmod marker_example || fail "rmmod marker_example"
