@@ -501,7 +501,7 @@ instance_records() {
 }
 
 # mkdir of an instance with each allocation failing in turn (the first
-# 20, then 24 more spread over the rest: one mkdir makes several for each
+# 12, then 12 more spread over the rest: one mkdir makes several for each
 # event of the kernel): it fails, leaving no instance, or makes one, where
 # example_int records if ftrace made its files; rmdir removes it, and a
 # new instance records.
@@ -511,9 +511,9 @@ test_mkdir_fail_nth() {
 	fail_nth count mkdir "$inst" || return 1
 	[ "$ret" = 0 ] || fail "mkdir returned $ret" || return 1
 	rmdir "$inst" || fail "cannot remove the instance" || return 1
-	step=$((calls / 24 + 1))
+	step=$((calls / 12 + 1))
 	while :; do
-		if [ $n -lt 20 ]; then n=$((n + 1)); else n=$((n + step)); fi
+		if [ $n -lt 12 ]; then n=$((n + 1)); else n=$((n + step)); fi
 		fail_nth $n mkdir "$inst" || return 1
 		if [ "$ret" = 0 ]; then
 			instance_records "$inst"
