@@ -438,7 +438,8 @@ disable_fail_nth() {
 		echo 1 >"$fire"
 		[ -z "$(events_of "$e")" ] || fail "$e: recorded at the top level once disabled"
 		[ "$(grep -c " $e: " "$inst/trace")" = 1 ] ||
-			fail "$e: the instance recorded $(grep -c " $e: " "$inst/trace") events, expected 1"
+			fail "$e: the instance recorded" \
+				"$(grep -c " $e: " "$inst/trace") events, expected 1"
 		[ "$injected" = 1 ] || break
 	done
 	echo 0 >"$inst/events/markers/$e/enable"
@@ -522,7 +523,8 @@ test_mkdir_fail_nth() {
 		else
 			hits=$((hits + 1))
 			[ ! -d "$inst" ] ||
-				fail "mkdir failed ($ret) with allocation $n failing, left the instance"
+				fail "mkdir failed ($ret) with allocation $n failing," \
+					"left the instance"
 		fi
 		[ "$test_failed" = 0 ] || return 1
 		[ "$injected" = 1 ] || break
@@ -627,7 +629,8 @@ test_load_fail_nth() {
 				fail "allocation $n failing: listing:" \
 					"$(grep '^example_' "$TRACEFS/markers")"
 			[ "$present" = 6 ] || [ "$present" = 0 ] ||
-				echo "# allocation $n failing: events $(example_events | tr '\n' ' ')"
+				echo "# allocation $n failing: events" \
+					"$(example_events | tr '\n' ' ')"
 			rmmod marker_example || fail "rmmod marker_example"
 		else
 			[ ! -d /sys/module/marker_example ] ||
