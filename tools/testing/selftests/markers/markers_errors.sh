@@ -433,6 +433,8 @@ disable_fail_nth() {
 		echo 1 >"$EVENTS/$e/enable"
 		fail_nth $n write "$EVENTS/$e/enable" 0 || break
 		[ "$ret" = 0 ] || fail "$e: disabling with allocation $n failing returned $ret"
+		[ "$(cat "$EVENTS/$e/enable")" = 0 ] ||
+			fail "$e: disabled, but enable reads $(cat "$EVENTS/$e/enable")"
 		: >"$TRACEFS/trace"
 		: >"$inst/trace"
 		echo 1 >"$fire"
