@@ -15,11 +15,14 @@
  * program to the typed marker futex_wait with
  * bpf(BPF_RAW_TRACEPOINT_OPEN, "markers:futex_wait"): it reads the
  * marker's C arguments as u64s, and the kernel refuses unknown names,
- * trace_mark() markers, reads past the arguments and other program types;
- * on a module's typed marker, the link holds the module, and
- * BPF_TASK_FD_QUERY names the link as it names a raw tracepoint link.
- * coming_module opens a module's marker with BPF, perf and ftrace while
- * the module's init runs, then lets the init fail.
+ * trace_mark() markers, reads past the arguments, other program types and
+ * writable ones; the link is named as the marker (link info, fdinfo); on a
+ * module's typed marker, the link holds the module, an open with each
+ * allocation failing in turn (fail-nth) fails with ENOMEM or opens,
+ * holding the module only while the link is open, and BPF_TASK_FD_QUERY
+ * names the link as it names a raw tracepoint link. coming_module opens a
+ * module's marker with BPF, perf and ftrace while the module's init runs,
+ * then lets the init fail.
  *
  * Needs root, tracefs at /sys/kernel/tracing and CONFIG_BPF_EVENTS.
  */
@@ -948,6 +951,179 @@ TEST(coming_module)
 	EXPECT_EQ(-1, access(COMING_EVENT, F_OK))
 		TH_LOG("the event of the module's marker stays");
 	close(prog_fd);
+}
+
+/*
+ * The link's name through BPF_OBJ_GET_INFO_BY_FD as for a tracepoint's
+ * link: its length alone with no buffer, -EINVAL for a buffer without a
+ * length or a length without a buffer, -ENOSPC and the name cut to the
+ * buffer (NUL-terminated) for a short one, -EFAULT for a bad one; and in
+ * the link's fdinfo.
+ */
+TEST_F(raw_futex_wait, link_name)
+{
+	struct bpf_link_info info;
+	union bpf_attr attr;
+	char name[16], path[64], *fdinfo;
+	int link_fd;
+
+	link_fd = raw_open(RAW_NAME, self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN %s: %s",
+				     RAW_NAME, strerror(errno));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = link_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+
+	memset(&info, 0, sizeof(info));
+	EXPECT_EQ(0, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		TH_LOG("BPF_OBJ_GET_INFO_BY_FD: %s", strerror(errno));
+	EXPECT_EQ(sizeof(RAW_NAME), info.raw_tracepoint.tp_name_len);
+
+	memset(&info, 0, sizeof(info));
+	info.raw_tracepoint.tp_name = (uintptr_t)name;
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&info, 0, sizeof(info));
+	info.raw_tracepoint.tp_name_len = sizeof(name);
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(EINVAL, errno);
+
+	memset(&info, 0, sizeof(info));
+	memset(name, 'x', sizeof(name));
+	info.raw_tracepoint.tp_name = (uintptr_t)name;
+	info.raw_tracepoint.tp_name_len = 5;
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_STREQ("mark", name);
+	EXPECT_EQ('x', name[5]);
+
+	/* A buffer user space cannot be written at: -EFAULT, short or not */
+	memset(&info, 0, sizeof(info));
+	info.raw_tracepoint.tp_name = 8;
+	info.raw_tracepoint.tp_name_len = sizeof(name);
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(EFAULT, errno);
+	info.raw_tracepoint.tp_name_len = 5;
+	EXPECT_EQ(-1, sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr));
+	EXPECT_EQ(EFAULT, errno);
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", link_fd);
+	fdinfo = read_file(path);
+	ASSERT_NE(NULL, fdinfo) TH_LOG("%s: %s", path, strerror(errno));
+	EXPECT_NE(NULL, strstr(fdinfo, "\ntp_name:\t" RAW_NAME "\n"))
+		TH_LOG("%s: %s", path, fdinfo);
+	free(fdinfo);
+	close(link_fd);
+}
+
+/*
+ * A raw tracepoint program that may write (BPF_PROG_TYPE_RAW_TRACEPOINT_
+ * WRITABLE) reads its first argument as a buffer: a marker has none
+ * (its first argument would be read as one), so it is refused, -EINVAL,
+ * as a tracepoint without a writable buffer refuses it.
+ */
+TEST_F(raw_futex_wait, writable_prog_refused)
+{
+	struct prog p = { .len = 0 };
+	int fd, link_fd;
+
+	/* r2 = *(u64 *)(ctx + 0), the buffer; r0 = *(u8 *)r2; return 0 */
+	emit(&p, BPF_LDX | BPF_DW | BPF_MEM, BPF_REG_2, BPF_REG_1, 0, 0);
+	emit(&p, BPF_LDX | BPF_B | BPF_MEM, BPF_REG_0, BPF_REG_2, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	fd = load_prog(&p, BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE);
+	ASSERT_LE(0, fd);
+	link_fd = raw_open(RAW_NAME, fd);
+	EXPECT_EQ(-1, link_fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (link_fd >= 0)
+		close(link_fd);
+	close(fd);
+}
+
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+#define FAILSLAB	"/sys/kernel/debug/failslab"
+
+/* The fault points left of @fail_fd's count, which is then cleared. */
+static int fail_nth_left(int fail_fd)
+{
+	char buf[16];
+	ssize_t n;
+
+	n = pread(fail_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (pwrite(fail_fd, "0", 1, 0) != 1)
+		return -1;
+	return atoi(buf);
+}
+
+/*
+ * bpf(BPF_RAW_TRACEPOINT_OPEN) on a typed marker of a module with each
+ * allocation failing in turn (fail-nth; failslab fails GFP_KERNEL ones
+ * too): it fails with ENOMEM, the link, its file and the marker's probe
+ * arrays alike, or opens; either way the module's reference is given
+ * back once the link is closed, and a link opened afterwards holds it.
+ */
+TEST_F(raw_futex_wait, attach_without_memory)
+{
+	int fail_fd, link_fd, n, err, left = -1, hits = 0, ret;
+	char *gfp_wait, *verbose, buf[16], refcnt[16];
+
+	if (access(FAIL_NTH, W_OK) || access(FAILSLAB "/ignore-gfp-wait", W_OK))
+		SKIP(return, "no fail-nth or failslab (CONFIG_FAILSLAB)");
+	ret = load_module_file("test_markers_typed.ko");
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST)
+		TH_LOG("loading %s/test_markers_typed.ko: %s", module_dir(),
+		       strerror(-ret));
+	gfp_wait = read_file(FAILSLAB "/ignore-gfp-wait");
+	verbose = read_file(FAILSLAB "/verbose");
+	ASSERT_TRUE(gfp_wait && verbose);
+	fail_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fail_fd);
+	ASSERT_EQ(0, write_file(FAILSLAB "/ignore-gfp-wait", "N"));
+	EXPECT_EQ(0, write_file(FAILSLAB "/verbose", "0"));
+
+	for (n = 1; n <= 100; n++) {
+		int len = snprintf(buf, sizeof(buf), "%d", n);
+
+		if (pwrite(fail_fd, buf, len, 0) != len)
+			break;
+		link_fd = raw_open("markers:test_typed_fixed", self->prog_fd);
+		err = errno;
+		left = fail_nth_left(fail_fd);
+		if (link_fd >= 0) {
+			close(link_fd);
+		} else {
+			EXPECT_EQ(ENOMEM, err)
+				TH_LOG("allocation %d failing: %s", n, strerror(err));
+			hits++;
+		}
+		EXPECT_EQ(0, read_file_at("/sys/module/test_markers_typed",
+					  "refcnt", refcnt, sizeof(refcnt)));
+		EXPECT_STREQ("0\n", refcnt) TH_LOG("allocation %d failing", n);
+		/* The Nth allocation did not come: every one failed once */
+		if (left != 0)
+			break;
+	}
+	close(fail_fd);
+	EXPECT_EQ(0, write_file(FAILSLAB "/ignore-gfp-wait", gfp_wait));
+	EXPECT_EQ(0, write_file(FAILSLAB "/verbose", verbose));
+	free(gfp_wait);
+	free(verbose);
+	EXPECT_LT(0, left) TH_LOG("more than 100 allocations, or fail-nth unread");
+	EXPECT_LT(0, hits);
+
+	link_fd = raw_open("markers:test_typed_fixed", self->prog_fd);
+	ASSERT_LE(0, link_fd) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
+	ASSERT_EQ(0, read_file_at("/sys/module/test_markers_typed", "refcnt",
+				  refcnt, sizeof(refcnt)));
+	EXPECT_STREQ("1\n", refcnt);
+	close(link_fd);
+	EXPECT_EQ(0, unload_module_name("test_markers_typed"));
 }
 
 TEST_HARNESS_MAIN

@@ -41,7 +41,7 @@ test_listing_markers() {
 # no bytes.
 test_listing_sites() {
 	local nop=0f1f440000 addr='0x[0-9a-f]{8,}' sym='[A-Za-z0-9_.]+\+0x[0-9a-f]+'
-	local int init
+	local int init kptr
 	[ "$(uname -m)" != aarch64 ] || nop=1f2003d5
 	int=$(grep '^example_int ' "$TRACEFS/marker_sites")
 	init=$(grep '^example_init ' "$TRACEFS/marker_sites")
@@ -51,7 +51,23 @@ test_listing_sites() {
 	echo "$init" | grep -Eq \
 		"^example_init [^ ]+ marker_example init-freed - 0x[0-9a-f]+ 0x[0-9a-f]+\$" ||
 		fail "example_init's site is not init-freed without bytes: $init"
+	# kptr_restrict 2: no address for anybody, root included; the
+	# symbol and offset of a live site still tell where it is.
+	kptr=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 2 >/proc/sys/kernel/kptr_restrict || fail "cannot set kptr_restrict" ||
+		return 1
+	int=$(grep '^example_int ' "$TRACEFS/marker_sites")
+	init=$(grep '^example_init ' "$TRACEFS/marker_sites")
+	echo "$kptr" >/proc/sys/kernel/kptr_restrict
+	echo "$int" | grep -Eq "^example_int $sym marker_example disabled $nop 0x0 0x0\$" ||
+		fail "kptr_restrict 2: example_int's site shows addresses: $int"
+	[ "$init" = 'example_init 0x0 marker_example init-freed - 0x0 0x0' ] ||
+		fail "kptr_restrict 2: example_init's site shows addresses: $init"
 }
+
+# test_markers_trace's test_trace_many: 17 fields, one more than an event
+# takes.
+MANY='a %d b %d c %d d %d e %d f %d g %d h %d i %d j %d k %d l %d m %d n %d o %d p %d q %d'
 
 test_listing_debug_and_bad_format() {
 	load test_markers_trace || return 1
@@ -59,11 +75,15 @@ test_listing_debug_and_bad_format() {
 		'debug sites=1 conflicts=0 modules=test_markers_trace event' &&
 	expect_marker test_trace_bad_format 'width %*d' \
 		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:bad-format' &&
+	expect_marker test_trace_many "$MANY" \
+		'stable sites=1 conflicts=0 modules=test_markers_trace no-event:too-many-fields' &&
 	expect_marker example_int 'count %d value %llu' \
 		'stable sites=2 conflicts=0 modules=marker_example,test_markers_trace event' ||
 		return 1
 	[ ! -e "$EVENTS/test_trace_bad_format" ] ||
 		fail "a marker whose format does not parse has an event"
+	[ ! -e "$EVENTS/test_trace_many" ] ||
+		fail "a marker with more than 16 fields has an event"
 	[ -d "$EVENTS/__test_trace_debug" ] || fail "no event for the debug marker"
 }
 
@@ -366,27 +386,33 @@ test_string_reads() {
 }
 
 # Events without strings whose arguments x86-64 reads from the register
-# save area: all ints, all 8-byte, mixed sizes.
+# save area: all ints, all 8-byte, mixed sizes, and 5 ints and 5 8-byte
+# values, the most it reads there; and one of 6 fields, read with
+# va_arg(), whose conversions (%X, %o, %i, %hhx, %p, %zd) print as their
+# format says (the pointer hashed, as a %p of a trace event).
 test_fixed_slots() {
-	local e
+	local e events='test_trace_ints test_trace_longs test_trace_mixed
+		test_trace_ints5 test_trace_longs5 test_trace_radix'
 	unload test_markers_trace
 	load test_markers_trace || return 1
-	for e in test_trace_ints test_trace_longs test_trace_mixed; do
+	for e in $events; do
 		echo 1 >"$EVENTS/$e/enable"
 	done
 	echo 1 >"$TEST_FIRE"
-	for e in test_trace_ints test_trace_longs test_trace_mixed; do
+	for e in $events; do
 		echo 0 >"$EVENTS/$e/enable"
 	done
-	{
-		events_of test_trace_ints
-		events_of test_trace_longs
-		events_of test_trace_mixed
-	} >/tmp/markers.out
+	for e in $events; do
+		events_of "$e"
+	done | sed 's/^\(test_trace_radix: .* e=\)[0-9a-f]\{1,16\} /\1PTR /' \
+		>/tmp/markers.out
 	cat >/tmp/markers.want <<-EOF
 	test_trace_ints: a=-1 b=4000000000 c=abcdef
 	test_trace_longs: a=123456789abcdef0 b=-2
 	test_trace_mixed: b=-3 h=65535 i=-7 l=-8
+	test_trace_ints5: a=-1 b=3000000000 c=beef d=-4 e=5
+	test_trace_longs5: a=-1 b=2199023255552 c=fedcba9876543210 d=-2 e=123456789abcdef
+	test_trace_radix: a=ABCDEF b=13 c=-5 d=fe e=PTR f=-6
 	EOF
 	cmp -s /tmp/markers.out /tmp/markers.want ||
 		fail "expected $(cat /tmp/markers.want), got: $(cat /tmp/markers.out)"
@@ -593,6 +619,38 @@ test_stats_filtered() {
 		fail "$(($(marker_stat trace_lost) - lost)) filtered records counted lost"
 }
 
+# A histogram with timestamps keeps the records of filtered events out of
+# ftrace's per-CPU buffer (no filter buffering): they are reserved in the
+# ring buffer itself, the filter run there. The records the filter takes
+# are written once, those it refuses are counted as filtered and not
+# written, none as lost.
+test_filter_unbuffered() {
+	local lost filtered clock t
+	clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACEFS/trace_clock")
+	echo 'hist:keys=common_pid:ts0=common_timestamp' \
+		>"$EVENTS/example_noargs/trigger" ||
+		fail "cannot add a histogram with a timestamp" || return 1
+	echo 'count >= 2' >"$EVENTS/example_int/filter" || fail "filter refused"
+	echo 1 >"$EVENTS/example_int/enable"
+	: >"$TRACEFS/trace"
+	lost=$(marker_stat trace_lost)
+	filtered=$(marker_stat trace_filtered)
+	echo 5 >"$FIRE"
+	echo 0 >"$EVENTS/example_int/enable"
+	events_of example_int | sed 's/ value=.*//' >/tmp/markers.out
+	printf 'example_int: count=%s\n' 2 3 4 >/tmp/markers.want
+	cmp -s /tmp/markers.out /tmp/markers.want ||
+		fail "expected counts 2 to 4, got: $(events_of example_int)"
+	[ $(($(marker_stat trace_filtered) - filtered)) = 2 ] ||
+		fail "trace_filtered grew by $(($(marker_stat trace_filtered) - filtered))," \
+			"expected 2"
+	[ "$(marker_stat trace_lost)" = "$lost" ] ||
+		fail "$(($(marker_stat trace_lost) - lost)) records counted lost"
+	t=$(grep '^hist:' "$EVENTS/example_noargs/trigger")
+	echo "!${t% \[*\]}" >>"$EVENTS/example_noargs/trigger"
+	echo "$clock" >"$TRACEFS/trace_clock"
+}
+
 # A record larger than a ring-buffer event (16 strings of 255 characters)
 # is written with its strings cut, the last first, not lost: arg0 to arg14
 # keep 255 characters, arg15 what fits.
@@ -747,6 +805,7 @@ test_conflict_heals() {
 	grep -q '^example_int .* test_markers_conflict conflict ' "$TRACEFS/marker_sites" ||
 		fail "the site does not conflict with probe-example's format"
 	[ ! -e "$EVENTS/example_int" ] || fail "an event for a name whose sites all conflict"
+	expect_marker example_int '' 'stable sites=0 conflicts=1 modules=- no-event:conflict'
 	[ "$test_failed" = 0 ] || return 1
 	unload probe_example
 	expect_new_format_event
@@ -758,11 +817,13 @@ require
 load marker-example || exit 1
 
 ktap_print_header
-ktap_set_plan 33
+ktap_set_plan 34
 run_test "listing files are root-only" test_listing_modes
 run_test "markers lists each name with format, stability, sites, modules" test_listing_markers
-run_test "marker_sites lists each site with symbol, module, state" test_listing_sites
-run_test "debug label, no event for a format that does not parse" test_listing_debug_and_bad_format
+run_test "marker_sites lists each site with symbol, module, state; addresses as kallsyms" \
+	test_listing_sites
+run_test "debug label, no event for a format that does not parse or has 17 fields" \
+	test_listing_debug_and_bad_format
 run_test "no event for a field named common_*" test_reserved_field_name
 unload test_markers_trace
 run_test "events/markers/<name> has enable, format, filter, trigger, id" test_event_files
@@ -781,7 +842,8 @@ run_test "triggers" test_trigger
 run_test "strings longer than 255 bytes are cut" test_long_string
 unload test_markers_trace
 run_test "an event without strings: one field of each size" test_fixed_layout
-run_test "events without strings, arguments in registers" test_fixed_slots
+run_test "events without strings, arguments in registers; every conversion" \
+	test_fixed_slots
 run_test "strings exact at any alignment, up to an unmapped page; bad ones (fault)" \
 	test_string_reads
 unload test_markers_trace
@@ -791,6 +853,13 @@ run_test "a name with sites in two modules keeps its event" test_shared_name_acr
 run_test "an event in an instance and at the top level" test_instance
 run_test "marker_stats: every marker under a workload, nothing lost" test_stats_nothing_lost
 run_test "marker_stats: filtered records counted as filtered" test_stats_filtered
+if [ -f "$EVENTS/example_int/hist" ]; then
+	run_test "a filter without ftrace's per-CPU buffer: each record counted once" \
+		test_filter_unbuffered
+else
+	skip_test "a filter without ftrace's per-CPU buffer: each record counted once" \
+		"no CONFIG_HIST_TRIGGERS"
+fi
 run_test "a record too large for the ring buffer has its strings cut" test_record_too_large
 unload test_markers_wide
 run_test "a held event outlives its sites, goes once released" test_held_event

@@ -6,7 +6,8 @@
 # test_modules/test_markers_typed.c come out as their fields say, strings
 # and NULL included, also where the recorder's layout is not the event's
 # (the event then takes the face's varargs probe, which stores the
-# format's values field by field), and the declaration's module is held
+# format's values field by field); a soft-disabled event's recorder counts
+# nothing; and the declaration's module is held
 # while its recorder is attached. perf (and the BPF programs attached
 # through perf) uses the same recorders where the layouts match: the
 # module is held while perf records those events, and perf script shows
@@ -63,6 +64,44 @@ test_strings() {
 test_promoted() {
 	fire_one test_typed_promoted
 	expect_events test_typed_promoted 'test_typed_promoted: h=-2 c=z'
+}
+
+# test_typed_fixed in soft mode and disabled (the target of an
+# enable_event trigger of test_typed_promoted that never fires): its
+# recorder writes and counts nothing, whether set_event_pid turns the
+# task away or not, while test_typed_string's recorder, enabled, counts
+# each hit set_event_pid turns away as filtered.
+test_soft_disabled_recorder() {
+	local filtered pid
+	echo 'enable_event:markers:test_typed_fixed if h == 1' \
+		>"$EVENTS/test_typed_promoted/trigger" ||
+		fail "enable_event trigger refused" || return 1
+	echo 1 >"$EVENTS/test_typed_string/enable"
+	filtered=$(marker_stat trace_filtered)
+	echo 1 >"$TYPED_FIRE"
+	[ "$(marker_stat trace_filtered)" = "$filtered" ] ||
+		fail "trace_filtered $filtered -> $(marker_stat trace_filtered)"
+	sleep 100 &
+	pid=$!
+	echo "$pid" >"$TRACEFS/set_event_pid" || fail "set_event_pid refused $pid"
+	echo 1 >"$TYPED_FIRE"
+	echo 1 >"$TYPED_FIRE"
+	echo 1 >"$TYPED_FIRE"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	: >"$TRACEFS/set_event_pid"
+	[ $(($(marker_stat trace_filtered) - filtered)) = 3 ] ||
+		fail "set_event_pid: trace_filtered grew by" \
+			"$(($(marker_stat trace_filtered) - filtered)), expected 3"
+	[ -z "$(events_of test_typed_fixed)" ] || fail "the soft-disabled event recorded"
+	[ "$(events_of test_typed_string | wc -l)" = 1 ] ||
+		fail "test_typed_string recorded $(events_of test_typed_string | wc -l)," \
+			"expected 1"
+	echo 0 >"$EVENTS/test_typed_string/enable"
+	echo '!enable_event:markers:test_typed_fixed' \
+		>>"$EVENTS/test_typed_promoted/trigger"
+	! grep -q '^enable_event' "$EVENTS/test_typed_promoted/trigger" ||
+		fail "cannot remove the enable_event trigger"
 }
 
 test_module_held() {
@@ -237,11 +276,13 @@ rm -rf $OUT
 mkdir -p $OUT
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 run_test "a typed event: one field of each integer size" test_fixed
 run_test "a typed event: strings, NULL, a string cut to 255" test_strings
 run_test "a typed event whose values are promoted: through the face" \
 	test_promoted
+run_test "a soft-disabled typed event's recorder counts nothing" \
+	test_soft_disabled_recorder
 run_test "a typed event holds its declaration's module while enabled" \
 	test_module_held
 if command -v perf >/dev/null 2>&1; then

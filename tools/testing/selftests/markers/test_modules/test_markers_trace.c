@@ -21,10 +21,21 @@
  *	test_trace_ints		"a %d b %u c %x"	-1, 4000000000, 0xabcdef
  *	test_trace_longs	"a %lx b %lld"		0x123456789abcdef0, -2
  *	test_trace_mixed	"b %hhd h %hu i %d l %ld"	-3, 65535, -7, -8
+ *	test_trace_ints5	"a %d b %u c %x d %d e %u"
+ *		-1, 3000000000, 0xbeef, -4, 5
+ *	test_trace_longs5	"a %lld b %llu c %lx d %ld e %lx"
+ *		-1, 2 << 40, 0xfedcba9876543210, -2, 0x123456789abcdef
  *		events without strings of at most 5 fields, whose arguments
  *		x86-64 reads from the register save area: all ints, all
- *		8-byte, mixed sizes (test_trace_fixed, 6 fields, takes the
- *		va_arg() path there)
+ *		8-byte, mixed sizes, 5 ints and 5 8-byte values, the most it
+ *		reads there (test_trace_fixed, 6 fields, takes the va_arg()
+ *		path there)
+ *	test_trace_many		"a %d b %d ... q %d"	1 to 17
+ *		more fields than an event takes (16): listed, but no event
+ *	test_trace_radix	"a %X b %o c %i d %hhx e %p f %zd"
+ *		0xabcdef, 013, -5, 0xfe, (void *)0x1234, -6: the conversions
+ *		the other markers do not use, printed as their format says,
+ *		and a pointer among 6 fields, read with va_arg()
  *	test_trace_str_len	"off %d len %d s %s"
  *		for off 0 to 7 and len 0 to 24, 254, 255 and 256: a string of
  *		len characters 'a' + i % 26 at an address off bytes past an
@@ -109,6 +120,17 @@ static ssize_t test_fire_write(struct file *file, const char __user *ubuf,
 	trace_mark(test_trace_longs, "a %lx b %lld", 0x123456789abcdef0UL, -2LL);
 	trace_mark(test_trace_mixed, "b %hhd h %hu i %d l %ld",
 		   (signed char)-3, (unsigned short)65535, -7, -8L);
+	trace_mark(test_trace_ints5, "a %d b %u c %x d %d e %u",
+		   -1, 3000000000U, 0xbeefU, -4, 5U);
+	trace_mark(test_trace_longs5, "a %lld b %llu c %lx d %ld e %lx",
+		   -1LL, 2ULL << 40, 0xfedcba9876543210UL, -2L,
+		   0x123456789abcdefUL);
+	trace_mark(test_trace_many,
+		   "a %d b %d c %d d %d e %d f %d g %d h %d i %d j %d k %d l %d m %d n %d o %d p %d q %d",
+		   1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+	trace_mark(test_trace_radix, "a %X b %o c %i d %hhx e %p f %zd",
+		   0xabcdefU, 013U, -5, (unsigned char)0xfe, (void *)0x1234,
+		   (ssize_t)-6);
 	test_fire_strings();
 	return count;
 }
