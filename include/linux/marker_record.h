@@ -192,15 +192,25 @@ __marker_record_string(void *entry, unsigned int offset,
 /*
  * Under sparse, a string value that is not a kernel pointer (an address
  * space: __user, __iomem, __percpu) is a warning, which the build's
- * sparse gate refuses: it could not be read with strlen(). Nothing for
- * the compiler: the value is not evaluated.
+ * sparse gate refuses: it could not be read with strlen(). sparse's
+ * _Generic tells the address spaces apart, so a __user string is not
+ * one of __MARKER_REC_IS_STR()'s: every value is checked, those of the
+ * other address spaces passed on as they are. Nothing for the compiler:
+ * the value is not evaluated.
  */
 #ifdef __CHECKER__
 static inline void __marker_record_kernel_string(const volatile void *s)
 {
 }
+
+#define __marker_record_check_string(v)					\
+	__marker_record_kernel_string(_Generic((v),			\
+		char __user *: (v), const char __user *: (v),		\
+		char __iomem *: (v), const char __iomem *: (v),		\
+		char __percpu *: (v), const char __percpu *: (v),	\
+		default: (const char *)NULL))
 #else
-#define __marker_record_kernel_string(s)	((void)0)
+#define __marker_record_check_string(v)	((void)0)
 #endif
 
 /* A value stored as a string: a char pointer or array. */
@@ -231,9 +241,9 @@ static inline void __marker_record_kernel_string(const volatile void *s)
 
 /* First pass: the fixed size, and the bytes of each string. */
 #define __MARKER_REC_MEASURE(i, v)					\
+	__marker_record_check_string(v);				\
 	__off = ALIGN(__off, __MARKER_REC_SIZE(v)) + __MARKER_REC_SIZE(v); \
 	if (__MARKER_REC_IS_STR(v)) {					\
-		__marker_record_kernel_string(__MARKER_REC_STR(v));	\
 		__str[i] = __MARKER_REC_STR(v) ?: "(null)";		\
 		__len[i] = __marker_record_strlen(__str[i]);		\
 		__size += __len[i];					\

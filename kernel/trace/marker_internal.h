@@ -250,6 +250,7 @@ marker_typed_reg(struct marker_typed *t)
 extern struct list_head marker_direct_list;
 
 void marker_entry_type(struct marker_entry *e, struct marker_typed *t);
+void marker_entry_drop_typed(struct marker_entry *e);
 void marker_array_name(struct marker_probe_array *a, struct marker_typed *t);
 void __marker_entry_untype(struct marker_entry *e);
 void __marker_update_calls_before(struct marker_update *u);

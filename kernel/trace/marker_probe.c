@@ -154,6 +154,29 @@ marker_array_copy(struct marker_probe_array *old,
 	return array;
 }
 
+/*
+ * The declaration of @e's name left it (__marker_entry_untype()): the
+ * slots of its typed probes detached without memory, each holding its
+ * __marker_stub_<name>() (its module's text), go with it, in a copy of
+ * the array without them; nobody reads the array now but CPUs still in
+ * the declaration's iterators, and it is freed after a grace period.
+ * Without memory for the copy they stay, and the next declaration of the
+ * name gives them its own stub (marker_array_restub()). Caller holds
+ * marker_mutex.
+ */
+void marker_entry_drop_typed(struct marker_entry *e)
+{
+	struct marker_probe_array *old = e->probes, *array;
+
+	if (!old || !old->nr_typed)
+		return;
+	array = marker_array_copy(old, NULL, false);
+	if (!array)
+		return;
+	e->probes = array;
+	marker_array_free(old);
+}
+
 /* ---- Updates ---- */
 
 static void marker_update_join(struct marker_update *u, struct marker_entry *e)

@@ -48,13 +48,14 @@ static bool marker_call_serves(struct marker_typed *t, void *call,
 
 /*
  * The typed slots of an untyped name's array are those of typed probes
- * detached without memory (__marker_entry_untype() leaves no live one),
- * each still holding the __marker_stub_<name>() of the declaration that
- * had the name, whose module may be gone since. Before @t's iterators
- * read them they take @t's stub, of @t's prototype, which a CFI kernel
- * checks at each call; after a grace period, so that no CPU still walks
- * them in the iterators of the declaration before. Only after a detach
- * without memory, so rarely.
+ * detached without memory that marker_entry_drop_typed() had no memory to
+ * drop either (__marker_entry_untype() leaves no live one), each still
+ * holding the __marker_stub_<name>() of the declaration that had the
+ * name, whose module may be gone since. Before @t's iterators read them
+ * they take @t's stub, of @t's prototype, which a CFI kernel checks at
+ * each call; after a grace period, so that no CPU still walks them in the
+ * iterators of the declaration before. Only after two allocations failed,
+ * so rarely.
  */
 static void marker_array_restub(struct marker_probe_array *a,
 				struct marker_typed *t)
@@ -122,17 +123,18 @@ static bool marker_entry_untypeable(struct marker_entry *e)
 }
 
 /*
- * Whether @t may leave its name with its static call where it is: on its
- * iterator of every probe, which points into @t's own text, or anywhere
- * once @t's module is going (the static call goes with it). Elsewhere it
- * may be a probe of a module that goes before @t does.
+ * Whether @t may leave its name with its static call where it is: on one
+ * of its iterators, which are @t's own code, or anywhere once @t's module
+ * is going (the static call goes with it). Elsewhere it is a probe, of a
+ * module that may go before @t does.
  */
 static bool marker_call_may_stay(struct marker_typed *t)
 {
+	void *call = marker_typed_reg(t)->call;
 	struct module *mod;
 	bool going;
 
-	if (!marker_typed_reg(t)->call)
+	if (!call || call == t->iterator_typed || call == t->iterator_va)
 		return true;
 	preempt_disable();
 	mod = __module_address((unsigned long)t);
@@ -144,12 +146,13 @@ static bool marker_call_may_stay(struct marker_typed *t)
 /*
  * A typed marker's name-wide state goes with its last mark_<name>() site
  * and typed probe: its struct marker_typed may belong to a module on its
- * way out. Its static call goes to its iterator of every probe first,
- * with the batch of __marker_calls_after(), which then untypes the entry
- * (the entry stays until then, marker_entry_settle()): a static call
- * left on a probe would point into the probe's module after it goes. The
+ * way out. A static call on a probe goes to its iterator of every probe
+ * first, with the batch of __marker_calls_after(), which then untypes the
+ * entry (the entry stays until then, marker_entry_settle()): left on the
+ * probe, it would point into the probe's module after it goes. The
  * struct keeps where it points (->registry.call) for when the name is
- * typed again.
+ * typed again. The array loses the slots of typed probes detached
+ * without memory (marker_entry_drop_typed()).
  */
 void __marker_entry_untype(struct marker_entry *e)
 {
@@ -166,6 +169,7 @@ void __marker_entry_untype(struct marker_entry *e)
 	RCU_INIT_POINTER(e->typed->probes, NULL);
 	marker_typed_reg(e->typed)->entry = NULL;
 	e->typed = NULL;
+	marker_entry_drop_typed(e);
 }
 
 /*
@@ -365,7 +369,8 @@ void __marker_calls_after(struct list_head *list)
 			list_add_tail(&e->direct, &waiting);
 		/* Leaving the name: untyped once off any probe, below */
 		if (marker_entry_untypeable(e)) {
-			call = NULL;
+			call = marker_call_may_stay(t) ?
+			       marker_typed_reg(t)->call : NULL;
 			if (!wait)
 				list_add_tail(&e->direct, &untyping);
 		} else {
@@ -393,11 +398,15 @@ void __marker_calls_after(struct list_head *list)
 		list_del_init(&e->direct);
 		marker_entry_settle(e);
 	}
-	/* Sites left out for a conflict with the name may be back */
+	/*
+	 * Sites left out for a conflict with the name may be back, typed:
+	 * patched, and their static call moved, before the mutex goes.
+	 */
 	if (!list_empty(&marker_sync_list)) {
 		marker_sites_lock();
 		marker_sites_unlock();
 	}
+	marker_calls_after();
 }
 
 /**

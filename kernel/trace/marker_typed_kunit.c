@@ -17,6 +17,7 @@
 #include <linux/marker_typed.h>
 #include <linux/memory.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/sections.h>
@@ -592,8 +593,9 @@ static void marker_kunit_gone_stub(void *data, int n)
 /*
  * A typed probe detached without memory leaves its slot with the
  * declaration's stub. When the declaration then leaves the name (its
- * module goes) while a probe with a format keeps the name, the slot
- * stays in the name's array; a declaration that takes the name later
+ * module goes) while a probe with a format keeps the name, still without
+ * memory for a copy without the slot, the slot stays in the name's
+ * array; a declaration that takes the name later
  * gives it its own stub before its sites call the array, and never calls
  * the one before. The stub before is made a function of this file's,
  * which counts calls; a hand-made range stands for the new module.
@@ -671,6 +673,74 @@ static void marker_typed_stub_after_untyped(struct kunit *test)
 						marker_kunit_n_probe, &seen));
 	marker_synchronize_unregister();
 	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
+}
+
+/* Calls of marker_kunit_no_memory_once() so far. */
+static unsigned int marker_kunit_allocs;
+
+/* The first probe array allocated fails, the others are allocated. */
+static struct marker_probe_array *marker_kunit_no_memory_once(unsigned int nr)
+{
+	struct marker_probe_array *a;
+
+	if (!marker_kunit_allocs++)
+		return NULL;
+	a = kmalloc(struct_size(a, probes, nr + 2), GFP_KERNEL);
+	if (a) {
+		a->nr_slots = nr + 2;
+		a->nr = nr;
+	}
+	return a;
+}
+
+/*
+ * As marker_typed_stub_after_untyped(), with memory for the copy that
+ * drops the detached typed slot as the declaration leaves the name: the
+ * name's array keeps only the probe with a format, and nothing of the
+ * declaration's (its stub).
+ */
+static void marker_typed_stub_dropped_untyped(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_seen seen = { };
+	struct marker_probe_array *a;
+	struct marker_entry *e;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_unsited", "n %d",
+					      marker_kunit_n_probe, &seen));
+	marker_kunit_allocs = 0;
+	kunit_activate_static_stub(test, marker_array_alloc,
+				   marker_kunit_no_memory_once);
+	ret = unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+						     &t1);
+	kunit_deactivate_static_stub(test, marker_array_alloc);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_allocs, 2,
+			    "the detach's copy failed, the untype's was made");
+
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
+	marker_lock();
+	e = marker_entry_find("__marker_kunit_unsited");
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_NULL(test, e->typed);
+	a = e->probes;
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, a->nr_typed, 0);
+	KUNIT_EXPECT_EQ(test, a->nr, 1);
+	KUNIT_EXPECT_PTR_EQ(test, a->varargs[0].func, (void *)marker_kunit_n_probe);
+	KUNIT_EXPECT_PTR_NE(test, a->probes[0].func, t->stub);
+	marker_unlock();
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_unsited",
+						marker_kunit_n_probe, &seen));
+	marker_synchronize_unregister();
 }
 
 /* Fire both kinds of sites where RCU is not watching this CPU. */
@@ -985,6 +1055,7 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_direct_waits_across_entries),
 	KUNIT_CASE(marker_typed_site_after_untyped),
 	KUNIT_CASE(marker_typed_stub_after_untyped),
+	KUNIT_CASE(marker_typed_stub_dropped_untyped),
 	KUNIT_CASE(marker_rcu_idle_skipped),
 	KUNIT_CASE(marker_typed_stub_typed),
 	KUNIT_CASE(marker_typed_batch_two_calls),

@@ -1655,18 +1655,20 @@ static bool marker_event_ftrace_typed(const struct marker_event *event)
 }
 
 /*
- * Whether the declaration's module is still in its init. If the init
- * fails, the loader frees the module without waiting for the references
- * taken on it (do_init_module()), as it refuses a coming module to the
- * symbol references of others: until the init has returned, a file or
- * perf that enables @event takes the face's varargs probe, which
- * records the same fields with no code or reference of the module, and
- * keeps it until disabled. Called with event_mutex held: the module
- * stays while @event->typed is set (marker_events_module_notify()).
+ * Whether the declaration's module is still in its init, or already
+ * going. If the init fails, the loader frees the module without waiting
+ * for the references taken on it (do_init_module()), as it refuses a
+ * coming module to the symbol references of others; a going one takes
+ * none. Until the init has returned, and once the module goes, a file or
+ * perf that enables @event takes the face's varargs probe, which records
+ * the same fields with no code or reference of the module, and keeps it
+ * until disabled. Called with event_mutex held: the module stays while
+ * @event->typed is set (marker_events_module_notify()).
  */
 static bool marker_event_owner_coming(const struct marker_event *event)
 {
-	return event->typed_owner && module_is_coming(event->typed_owner);
+	return event->typed_owner &&
+	       READ_ONCE(event->typed_owner->state) != MODULE_STATE_LIVE;
 }
 
 /*

@@ -190,62 +190,81 @@ test_wide_perf() {
 		fail "perf script: $(cat $OUT/script.txt)"
 }
 
-# stub_fire N: fire test_stub_event with N once; its module's typed probe
-# has seen it once since the module loaded, test_markers_probe's probe
-# with a format once more.
+# stub_fire N HITS: fire test_stub_event with N once; its module's typed
+# probe has seen HITS hits since the module loaded, test_markers_probe's
+# probe with a format one more than before.
 stub_fire() {
 	local before
 	before=$(cat $PROBE/hits)
 	echo "$1" >$STUB/fire
-	[ "$(cat $STUB/hits)" = 1 ] ||
-		fail "the module's typed probe saw $(cat $STUB/hits) hits, expected 1" ||
+	[ "$(cat $STUB/hits)" = "$2" ] ||
+		fail "the module's typed probe saw $(cat $STUB/hits) hits, expected $2" ||
 		return 1
 	[ "$(cat $PROBE/hits)" = $((before + 1)) ] ||
 		fail "the probe with a format saw $(($(cat $PROBE/hits) - before)) hits, expected 1"
+}
+
+# One unload of test_markers_stub with allocation N failing, then another
+# module in the memory it had, and test_markers_stub again, elsewhere, its
+# typed probe not attached yet: its site calls the name's array as the
+# unload left it. Sets STUB_INJECTED to 1 if allocation N came, else 0.
+stub_cycle() {
+	local n=$1 out
+	load test_markers_stub || return 1
+	stub_fire "$n" 1 || return 1
+	out=$("$FAIL_NTH" "$n" rmmod test_markers_stub) ||
+		fail "markers_fail_nth: $out" || return 1
+	case $out in
+	"ret 0 injected 1") STUB_INJECTED=1 ;;
+	"ret 0 injected 0") STUB_INJECTED=0 ;;
+	*) fail "unload with allocation $n failing: $out"; return 1 ;;
+	esac
+	load test_markers_name63 || return 1
+	insmod "$MODULE_DIR/test_markers_stub.ko" attach=0 ||
+		fail "insmod test_markers_stub attach=0" || return 1
+	stub_fire $((n + 100)) 0 || return 1
+	echo 1 >$STUB/attach || fail "cannot attach the module's typed probe" ||
+		return 1
+	stub_fire $((n + 200)) 1
 }
 
 # test_markers_stub detaches its own typed probe as it unloads. With each
 # allocation of the unload made to fail in turn (fail-nth), the unload
 # succeeds; where the detach had no memory for a smaller array, its slot
 # keeps the declaration's stub, in the array test_markers_probe's probe
-# keeps after the module went. Another module then takes the memory the
-# module had, and the module comes back elsewhere: its sites must call
-# its probes, never the stub of the module before.
+# keeps after the module went (unless the module's leaving the name
+# could copy the array without it). Another module then takes the memory
+# the module had, and the module comes back elsewhere: its sites must
+# call its probes, never the stub of the module before.
 test_stub_unload_fail_nth() {
-	local n out injected=0 gfp_wait verbose
+	local n injected=0 gfp_wait verbose rc=0
 	gfp_wait=$(cat $FAILSLAB/ignore-gfp-wait)
 	verbose=$(cat $FAILSLAB/verbose)
 	echo N >$FAILSLAB/ignore-gfp-wait
 	echo 0 >$FAILSLAB/verbose
 	unload test_markers_stub
 	unload test_markers_probe
-	load test_markers_probe || return 1
-	echo "test_stub_event n %d" >$PROBE/register ||
-		fail "cannot attach a probe with a format to test_stub_event"
-	for n in $(seq 1 20); do
-		load test_markers_stub || break
-		stub_fire "$n" || break
-		out=$("$FAIL_NTH" "$n" rmmod test_markers_stub) ||
-			{ fail "markers_fail_nth: $out"; break; }
-		case $out in
-		"ret 0 injected 1") injected=$((injected + 1)) ;;
-		"ret 0 injected 0") n=0 ;;
-		*) fail "unload with allocation $n failing: $out"; break ;;
-		esac
-		load test_markers_name63 &&
-		load test_markers_stub &&
-		stub_fire $((n + 100)) || break
-		unload test_markers_stub
-		unload test_markers_name63
-		# The Nth allocation did not come: every one failed once.
-		[ "$n" = 0 ] && break
-	done
+	if load test_markers_probe &&
+	   { echo "test_stub_event n %d" >$PROBE/register ||
+	     fail "cannot attach a probe with a format to test_stub_event"; }; then
+		for n in $(seq 1 20); do
+			STUB_INJECTED=0
+			stub_cycle "$n" || { rc=1; break; }
+			unload test_markers_stub
+			unload test_markers_name63
+			[ "$STUB_INJECTED" = 1 ] || break
+			injected=$((injected + 1))
+		done
+		echo test_stub_event >$PROBE/unregister
+	else
+		rc=1
+	fi
 	unload test_markers_stub
 	unload test_markers_name63
-	echo test_stub_event >$PROBE/unregister
 	unload test_markers_probe
 	echo "$gfp_wait" >$FAILSLAB/ignore-gfp-wait
 	echo "$verbose" >$FAILSLAB/verbose
+	[ "$rc" = 0 ] || return 1
 	[ "$injected" -gt 0 ] ||
 		fail "no allocation of the module's unload was made to fail"
 }
