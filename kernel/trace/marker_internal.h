@@ -144,6 +144,7 @@ static inline bool marker_hashlen_valid(u64 hashlen)
 	return hashlen_len(hashlen) && hashlen_len(hashlen) < MARKER_NAME_MAX;
 }
 
+void *marker_alloc(size_t n, size_t size);
 struct marker_entry *marker_entry_find_hashed(const char *name, u64 hashlen);
 struct marker_entry *marker_entry_find(const char *name);
 struct marker_entry *marker_entry_get_hashed(const char *name, u64 hashlen);

@@ -106,8 +106,8 @@ int marker_iterate_names(marker_name_func_t fn, void *data)
 	unsigned int bkt;
 	int ret = 0;
 
-	info = kmalloc(sizeof(*info), GFP_KERNEL);
-	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+	info = marker_alloc(1, sizeof(*info));
+	fields = marker_alloc(MARKER_FIELDS_MAX, sizeof(*fields));
 	if (!info || !fields) {
 		kfree(info);
 		kfree(fields);
