@@ -20,6 +20,8 @@
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/sections.h>
@@ -403,6 +405,16 @@ struct marker_probe_array *marker_kunit_no_memory(unsigned int nr)
 	return NULL;
 }
 
+bool marker_kunit_has_entry(const char *name)
+{
+	bool found;
+
+	mutex_lock(&marker_mutex);
+	found = !!marker_entry_find(name);
+	mutex_unlock(&marker_mutex);
+	return found;
+}
+
 /*
  * @name's published array holds @nr probes, each live, in the ->nr + 1
  * slots from the first (the typed group's end among them), and every
@@ -526,6 +538,167 @@ static void marker_unregister_without_memory(struct kunit *test)
 			    "with no probe left, the sites' format still rules");
 }
 
+/* Detaching is refused for what could never have been attached. */
+static void marker_unregister_errors(struct kunit *test)
+{
+	char name[MARKER_NAME_MAX + 1];
+	struct marker_kunit_seen seen = { };
+
+	memset(name, 'n', sizeof(name));
+	name[MARKER_NAME_MAX] = '\0';
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_unregister("marker_kunit_values", NULL,
+						    &seen),
+			    "detaching a NULL probe is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_unregister(NULL, marker_kunit_count,
+						    &seen),
+			    "detaching from a NULL name is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_unregister("", marker_kunit_count,
+						    &seen),
+			    "detaching from an empty name is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_unregister(name, marker_kunit_count,
+						    &seen),
+			    "detaching from a name of MARKER_NAME_MAX characters is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+			    marker_probe_unregister_private_data(NULL, &seen),
+			    "unregister_private_data of a NULL probe is -EINVAL");
+	KUNIT_EXPECT_EQ_MSG(test, -EINVAL, marker_probe_register_batch(NULL, 1),
+			    "a batch of one request and no requests is -EINVAL");
+	KUNIT_EXPECT_EQ(test, -EINVAL, marker_probe_unregister_batch(NULL, 1));
+	KUNIT_EXPECT_EQ_MSG(test, 0, marker_probe_register_batch(NULL, 0),
+			    "an empty batch changes nothing, and succeeds");
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(NULL, 0));
+}
+
+/*
+ * A batch that fails leaves every probe attached, the one an earlier
+ * request of it had already taken out of the name's next array too: the
+ * published array keeps it live, and the next registration copies it.
+ */
+static void marker_batch_unregister_fails_whole(struct kunit *test)
+{
+	struct marker_kunit_seen one = { }, two = { }, three = { };
+	struct marker_probe_request reqs[] = {
+		{ "marker_kunit_values", NULL, marker_kunit_count, &one },
+		{ "marker_kunit_no_such", NULL, marker_kunit_count, &one },
+	};
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &one));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values", NULL,
+					      marker_kunit_count, &two));
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister_batch(reqs, ARRAY_SIZE(reqs)),
+			    "a request for a name without probes fails the batch");
+	marker_kunit_fire(1, 2, "kept");
+	KUNIT_EXPECT_EQ_MSG(test, one.calls, 1,
+			    "the probe the failed batch began to detach is called");
+	KUNIT_EXPECT_EQ(test, two.calls, 1);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &three));
+	marker_kunit_expect_slots(test, "marker_kunit_values", 3);
+	marker_kunit_fire(3, 4, "three");
+	KUNIT_EXPECT_EQ_MSG(test, one.calls, 2,
+			    "and copied into the next array");
+	KUNIT_EXPECT_EQ(test, two.calls, 2);
+	KUNIT_EXPECT_EQ(test, three.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(reqs, 1));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &two));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &three));
+	marker_synchronize_unregister();
+	marker_kunit_fire(5, 6, "none");
+	KUNIT_EXPECT_EQ(test, one.calls + two.calls + three.calls, 5);
+}
+
+/*
+ * Two probes of one name detached by one batch: the first leaves a copy of
+ * the published array, and the second is taken out of that copy, which
+ * nobody reads yet, in place; the probes after it move down.
+ */
+static void marker_batch_unregister_in_place(struct kunit *test)
+{
+	struct marker_kunit_seen one = { }, two = { }, three = { };
+	struct marker_probe_request reqs[] = {
+		{ "marker_kunit_values", NULL, marker_kunit_count, &one },
+		{ "marker_kunit_values", NULL, marker_kunit_count, &two },
+	};
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &one));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values", NULL,
+					      marker_kunit_count, &two));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &three));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister_batch(reqs, ARRAY_SIZE(reqs)));
+	marker_kunit_expect_slots(test, "marker_kunit_values", 1);
+	marker_kunit_fire(1, 2, "three");
+	KUNIT_EXPECT_EQ(test, one.calls, 0);
+	KUNIT_EXPECT_EQ(test, two.calls, 0);
+	KUNIT_EXPECT_EQ_MSG(test, three.calls, 1,
+			    "the probe after the two is the array's only one");
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &two));
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &three));
+	marker_synchronize_unregister();
+}
+
+/*
+ * Probes with a format on a name without a site, in one batch: the
+ * first's format, not committed yet, is the one the others must have.
+ */
+static void marker_batch_pending_format(struct kunit *test)
+{
+	struct marker_kunit_seen one = { }, two = { }, three = { };
+	struct marker_probe_request reqs[] = {
+		{ "marker_kunit_pending", "x %d", marker_kunit_count, &one },
+		{ "marker_kunit_pending", "x %u", marker_kunit_count, &two },
+	};
+
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register_batch(reqs, ARRAY_SIZE(reqs)),
+			    "the second format is not the first's");
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       marker_kunit_has_entry("marker_kunit_pending"),
+			       "nothing is left of the failed batch");
+
+	reqs[1].format = "x %d";
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register_batch(reqs, ARRAY_SIZE(reqs)));
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register("marker_kunit_pending", "x %u",
+						  marker_kunit_count, &three),
+			    "the batch gave the name its format");
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister_batch(reqs, ARRAY_SIZE(reqs)));
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       marker_kunit_has_entry("marker_kunit_pending"),
+			       "no probe, no site: the name is gone");
+	marker_synchronize_unregister();
+}
+
 static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_errors),
 	KUNIT_CASE(marker_fires_with_values),
@@ -536,6 +709,10 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_recursion_dropped),
 	KUNIT_CASE(marker_unregister_without_memory),
 	KUNIT_CASE(marker_recursion_nesting_levels),
+	KUNIT_CASE(marker_unregister_errors),
+	KUNIT_CASE(marker_batch_unregister_fails_whole),
+	KUNIT_CASE(marker_batch_unregister_in_place),
+	KUNIT_CASE(marker_batch_pending_format),
 	{}
 };
 
