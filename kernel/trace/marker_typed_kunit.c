@@ -1113,6 +1113,58 @@ static void marker_typed_leaves_to_trace_mark(struct kunit *test)
 }
 
 /*
+ * A declaration without sites whose last typed probe goes while a probe
+ * with a format keeps the name leaves the name at once, its static call
+ * on its iterator of every probe: the name stays, untyped, with that
+ * probe, and the static call stays where it is (the entry's wish to move
+ * it, made as the array changed, finds the name untyped).
+ */
+static void marker_typed_leaves_to_format_probe(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_seen seen = { };
+	struct marker_entry *e;
+	bool typed = true;
+
+	KUNIT_ASSERT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator);
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_unsited", "n %d",
+					      marker_kunit_n_probe, &seen));
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				t->iterator,
+				"a typed probe and a probe with a format: the iterator");
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				t->iterator, "the static call stays");
+	KUNIT_EXPECT_NULL_MSG(test, rcu_access_pointer(t->probes),
+			      "the declaration publishes no array");
+	mutex_lock(&marker_mutex);
+	e = marker_entry_find("__marker_kunit_unsited");
+	if (e)
+		typed = !!e->typed;
+	mutex_unlock(&marker_mutex);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, e, "the probe with a format keeps the name");
+	KUNIT_EXPECT_FALSE_MSG(test, typed, "the declaration left it");
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_unsited",
+						marker_kunit_n_probe, &seen));
+	KUNIT_EXPECT_FALSE(test,
+			   marker_kunit_has_entry("__marker_kunit_unsited"));
+	marker_synchronize_unregister();
+}
+
+/*
  * In a patch batch, the static call of a typed marker whose only probe
  * was attached stays on its iterator (which serves any array) until the
  * batch ends, when it goes to the probe with the batch's other calls.
@@ -1210,6 +1262,7 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_other_declaration),
 	KUNIT_CASE(marker_typed_batch_without_calls_list),
 	KUNIT_CASE(marker_typed_leaves_to_trace_mark),
+	KUNIT_CASE(marker_typed_leaves_to_format_probe),
 	{}
 };
 
