@@ -438,6 +438,8 @@ static inline void marker_update_calls_after(void)
  * it fail to test what happens without memory.
  */
 struct marker_probe_array *marker_array_alloc(unsigned int nr);
+/* marker_list.c: a name's list of modules, as listings print it. */
+void marker_add_module(char *modules, const char *module);
 #endif
 
 #endif /* _KERNEL_TRACE_MARKER_INTERNAL_H */

@@ -1103,6 +1103,48 @@ static void marker_iterate_stops(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, w.calls, 1, "with memory, every name");
 }
 
+/*
+ * The modules a name's listing gives: each once (a name that is only part
+ * of another is a module of its own), and "..." ending a list that has no
+ * room for the next; nothing comes after it.
+ */
+static void marker_modules_listed(struct kunit *test)
+{
+	char modules[MARKER_MODULES_LEN] = "", full[MARKER_MODULES_LEN];
+	char name[MARKER_MODULES_LEN];
+	size_t len;
+	unsigned int i;
+
+	marker_add_module(modules, "vmlinux");
+	marker_add_module(modules, "mod_ab");
+	marker_add_module(modules, "mod_a");
+	marker_add_module(modules, "ab");
+	marker_add_module(modules, "mod_ab");
+	marker_add_module(modules, "vmlinux");
+	marker_add_module(modules, "ab");
+	KUNIT_EXPECT_STREQ(test, modules, "vmlinux,mod_ab,mod_a,ab");
+
+	for (i = 0; i < 32; i++) {
+		snprintf(name, sizeof(name), "marker_kunit_module_%u", i);
+		marker_add_module(modules, name);
+	}
+	len = strlen(modules);
+	KUNIT_EXPECT_LT(test, len, MARKER_MODULES_LEN);
+	KUNIT_EXPECT_GT(test, len, 4);
+	KUNIT_EXPECT_STREQ_MSG(test, modules + len - 4, ",...",
+			       "a full list ends with \"...\"");
+	strscpy(full, modules, sizeof(full));
+	marker_add_module(modules, "mod_b");
+	KUNIT_EXPECT_STREQ_MSG(test, modules, full, "nothing after \"...\"");
+
+	/* A first name with no room for itself and ",...". */
+	memset(name, 'm', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	modules[0] = '\0';
+	marker_add_module(modules, name);
+	KUNIT_EXPECT_STREQ(test, modules, "...");
+}
+
 static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_errors),
 	KUNIT_CASE(marker_fires_with_values),
@@ -1122,6 +1164,7 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_on_bad_format),
 	KUNIT_CASE(marker_conflict_heals),
 	KUNIT_CASE(marker_iterate_stops),
+	KUNIT_CASE(marker_modules_listed),
 	{}
 };
 

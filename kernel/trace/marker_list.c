@@ -59,8 +59,11 @@ int marker_iterate_sites(marker_site_func_t fn, void *data)
 }
 EXPORT_SYMBOL_GPL(marker_iterate_sites);
 
-/* Append @module to @modules unless it is there; "..." when full. */
-static void marker_add_module(char *modules, const char *module)
+/*
+ * Append @module to @modules (MARKER_MODULES_LEN bytes) unless it is
+ * there; "..." when full.
+ */
+VISIBLE_IF_KUNIT void marker_add_module(char *modules, const char *module)
 {
 	size_t len = strlen(modules), mlen = strlen(module);
 	const char *p = modules;
