@@ -49,6 +49,7 @@
 #include <linux/string.h>
 #include <linux/stringhash.h>
 #include <asm/sections.h>
+#include <kunit/static_stub.h>
 
 #include "marker_internal.h"
 
@@ -117,6 +118,18 @@ EXPORT_SYMBOL_GPL(__marker_probe_call);
 
 /* ---- Entries ---- */
 
+/*
+ * The registry's own allocations, zeroed: names, their links to markers
+ * and sites, sorted site tables, parsed fields, lists of static calls
+ * (probe arrays have marker_array_alloc()). A KUnit static stub makes it
+ * fail, to test each way out without memory.
+ */
+void *marker_alloc(size_t n, size_t size)
+{
+	KUNIT_STATIC_STUB_REDIRECT(marker_alloc, n, size);
+	return kcalloc(n, size, GFP_KERNEL);
+}
+
 struct marker_entry *marker_entry_find_hashed(const char *name, u64 hashlen)
 {
 	u32 hash = hashlen_hash(hashlen);
@@ -144,7 +157,7 @@ struct marker_entry *marker_entry_get_hashed(const char *name, u64 hashlen)
 
 	if (e)
 		return e;
-	e = kzalloc(struct_size(e, name, len), GFP_KERNEL);
+	e = marker_alloc(1, struct_size(e, name, len));
 	if (!e)
 		return NULL;
 	memcpy(e->name, name, len);
@@ -191,7 +204,7 @@ int marker_entry_set_format(struct marker_entry *e, char *format)
 	struct marker_field *fields;
 	int nr;
 
-	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+	fields = marker_alloc(MARKER_FIELDS_MAX, sizeof(*fields));
 	if (!fields) {
 		kfree(format);
 		return -ENOMEM;

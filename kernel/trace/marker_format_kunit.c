@@ -459,6 +459,54 @@ static void parse_different_test(struct kunit *test)
 	}
 }
 
+/* ---- marker_field_c_type() ---- */
+
+/* The C type each conversion reads, as the tracefs face names its fields. */
+static void c_type_test(struct kunit *test)
+{
+	static const struct {
+		const char *format;
+		const char *type;
+	} cases[] = {
+		{ "a %hhd", "signed char" },
+		{ "a %hhu", "unsigned char" },
+		{ "a %hd", "short" },
+		{ "a %hx", "unsigned short" },
+		{ "a %d", "int" },
+		{ "a %i", "int" },
+		{ "a %u", "unsigned int" },
+		{ "a %o", "unsigned int" },
+		{ "a %ld", "long" },
+		{ "a %lu", "unsigned long" },
+		{ "a %lld", "long long" },
+		{ "a %llx", "unsigned long long" },
+		{ "a %zd", "ssize_t" },
+		{ "a %zx", "size_t" },
+		{ "a %td", "ptrdiff_t" },
+		{ "a %tu", "ptrdiff_t" },
+		{ "a %c", "char" },
+		{ "a %p", "void *" },
+		{ "a %pS", "void *" },
+		{ "a %s", "const char *" },
+	};
+	struct marker_field field;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_ASSERT_EQ_MSG(test,
+				    marker_format_parse(cases[i].format, &field, 1),
+				    1, "\"%s\" should have 1 field",
+				    cases[i].format);
+		KUNIT_EXPECT_STREQ_MSG(test, marker_field_c_type(&field),
+				       cases[i].type, "the C type of \"%s\"",
+				       cases[i].format);
+	}
+	/* A field the parser did not make has no C type. */
+	memset(&field, 0, sizeof(field));
+	field.type = MARKER_FIELD_STRING + 1;
+	KUNIT_EXPECT_STREQ(test, marker_field_c_type(&field), "?");
+}
+
 static struct kunit_case marker_format_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_integer_test, parse_length_gen_params),
 	KUNIT_CASE_PARAM(parse_conversion_test, parse_conversion_gen_params),
@@ -469,6 +517,7 @@ static struct kunit_case marker_format_parse_cases[] = {
 	KUNIT_CASE(parse_small_max_test),
 	KUNIT_CASE(parse_equivalent_test),
 	KUNIT_CASE(parse_different_test),
+	KUNIT_CASE(c_type_test),
 	{}
 };
 

@@ -144,6 +144,7 @@ static inline bool marker_hashlen_valid(u64 hashlen)
 	return hashlen_len(hashlen) && hashlen_len(hashlen) < MARKER_NAME_MAX;
 }
 
+void *marker_alloc(size_t n, size_t size);
 struct marker_entry *marker_entry_find_hashed(const char *name, u64 hashlen);
 struct marker_entry *marker_entry_find(const char *name);
 struct marker_entry *marker_entry_get_hashed(const char *name, u64 hashlen);
@@ -456,6 +457,8 @@ static inline unsigned int marker_range_nr_sites(const struct marker_range *r)
  * it fail to test what happens without memory.
  */
 struct marker_probe_array *marker_array_alloc(unsigned int nr);
+/* marker_list.c: a name's list of modules, as listings print it. */
+void marker_add_module(char *modules, const char *module);
 #endif
 
 #endif /* _KERNEL_TRACE_MARKER_INTERNAL_H */

@@ -7,6 +7,7 @@
 #define _KERNEL_TRACE_MARKER_KUNIT_H
 
 #include <linux/marker.h>
+#include <linux/types.h>
 
 /* What the test probes saw. */
 struct marker_kunit_seen {
@@ -29,5 +30,17 @@ void marker_kunit_count(const struct marker *marker, void *priv,
 void marker_kunit_fire(int a, unsigned long long b, const char *s);
 /* Stands in for marker_array_alloc(): no memory for probe arrays. */
 struct marker_probe_array *marker_kunit_no_memory(unsigned int nr);
+
+struct kunit;
+/*
+ * Until marker_kunit_alloc_done(), the @nth call of marker_alloc() made by
+ * the test's own task fails (counted from 1), as fail-nth makes the Nth
+ * allocation of a task fail; marker_kunit_alloc_done() says whether it
+ * came.
+ */
+void marker_kunit_fail_alloc(struct kunit *test, unsigned int nth);
+bool marker_kunit_alloc_done(struct kunit *test);
+/* Has the registry an entry for @name? Takes marker_mutex. */
+bool marker_kunit_has_entry(const char *name);
 
 #endif /* _KERNEL_TRACE_MARKER_KUNIT_H */

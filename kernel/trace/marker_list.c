@@ -59,8 +59,11 @@ int marker_iterate_sites(marker_site_func_t fn, void *data)
 }
 EXPORT_SYMBOL_GPL(marker_iterate_sites);
 
-/* Append @module to @modules unless it is there; "..." when full. */
-static void marker_add_module(char *modules, const char *module)
+/*
+ * Append @module to @modules (MARKER_MODULES_LEN bytes) unless it is
+ * there; "..." when full.
+ */
+VISIBLE_IF_KUNIT void marker_add_module(char *modules, const char *module)
 {
 	size_t len = strlen(modules), mlen = strlen(module);
 	const char *p = modules;
@@ -106,8 +109,8 @@ int marker_iterate_names(marker_name_func_t fn, void *data)
 	unsigned int bkt;
 	int ret = 0;
 
-	info = kmalloc(sizeof(*info), GFP_KERNEL);
-	fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+	info = marker_alloc(1, sizeof(*info));
+	fields = marker_alloc(MARKER_FIELDS_MAX, sizeof(*fields));
 	if (!info || !fields) {
 		kfree(info);
 		kfree(fields);

@@ -265,7 +265,7 @@ static int marker_update_add(struct marker_update *u,
 		struct marker_field *fields;
 		int ret;
 
-		fields = kcalloc(MARKER_FIELDS_MAX, sizeof(*fields), GFP_KERNEL);
+		fields = marker_alloc(MARKER_FIELDS_MAX, sizeof(*fields));
 		if (!fields)
 			return -ENOMEM;
 		ret = marker_format_parse(format, fields, MARKER_FIELDS_MAX);

@@ -143,8 +143,7 @@ int marker_range_attach(struct marker_range *r)
 			return -ENAMETOOLONG;
 		}
 	}
-	r->links = kcalloc(r->nr_markers + nr_sites, sizeof(*r->links),
-			   GFP_KERNEL);
+	r->links = marker_alloc(r->nr_markers + nr_sites, sizeof(*r->links));
 	if (!r->links && r->nr_markers + nr_sites)
 		return -ENOMEM;
 

@@ -69,11 +69,11 @@ int marker_range_sort(struct marker_range *r)
 
 	if (!r->nr_sites)
 		return 0;
-	r->sorted = kmalloc_array(r->nr_sites, sizeof(*r->sorted), GFP_KERNEL);
-	r->busy = bitmap_zalloc(r->nr_sites, GFP_KERNEL);
+	r->sorted = marker_alloc(r->nr_sites, sizeof(*r->sorted));
+	r->busy = marker_alloc(BITS_TO_LONGS(r->nr_sites), sizeof(*r->busy));
 	if (!r->sorted || !r->busy) {
 		kfree(r->sorted);
-		bitmap_free(r->busy);
+		kfree(r->busy);
 		r->sorted = NULL;
 		r->busy = NULL;
 		return -ENOMEM;
@@ -347,7 +347,7 @@ void marker_range_link_sites(struct marker_range *r)
 void marker_range_free_sites(struct marker_range *r)
 {
 	kfree(r->sorted);
-	bitmap_free(r->busy);
+	kfree(r->busy);
 }
 
 #ifdef CONFIG_MODULES

@@ -6,6 +6,7 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/bitmap.h>
 #include <linux/completion.h>
 #include <linux/context_tracking.h>
 #include <linux/hardirq.h>
@@ -25,14 +26,20 @@
 struct marker_kunit_other {
 	struct marker_kunit_seen seen;
 	struct completion done;
+	struct marker_patch_batch *batch;	/* the test's own */
+	int end_ret;
 	int ret;
 };
 
-/* Another task: registers, fires once, and says how that went. */
+/*
+ * Another task: tries to end the test's batch, registers, fires once, and
+ * says how that went.
+ */
 static int marker_kunit_other_task(void *data)
 {
 	struct marker_kunit_other *o = data;
 
+	o->end_ret = marker_patch_batch_end(o->batch);
 	o->ret = marker_probe_register("marker_kunit_values", MARKER_KUNIT_FMT,
 				       marker_kunit_count, &o->seen);
 	if (!o->ret)
@@ -42,13 +49,14 @@ static int marker_kunit_other_task(void *data)
 }
 
 /*
- * A patch batch is its owner's: another task's registration while it is
- * open patches its sites before returning, and its probe is called.
+ * A patch batch is its owner's: another task cannot end it (-EINVAL), and
+ * its registration while the batch is open patches its sites before
+ * returning, and its probe is called.
  */
 static void marker_batch_belongs_to_caller(struct kunit *test)
 {
-	struct marker_kunit_other o = { };
 	struct marker_patch_batch batch;
+	struct marker_kunit_other o = { .batch = &batch };
 	struct task_struct *task;
 
 	init_completion(&o.done);
@@ -60,6 +68,8 @@ static void marker_batch_belongs_to_caller(struct kunit *test)
 		return;
 	}
 	wait_for_completion(&o.done);
+	KUNIT_EXPECT_EQ_MSG(test, o.end_ret, -EINVAL,
+			    "another task cannot end this task's batch");
 	KUNIT_EXPECT_EQ(test, o.ret, 0);
 	KUNIT_EXPECT_EQ_MSG(test, o.seen.calls, 1,
 			    "the other task's probe is called while this batch is open");
@@ -368,6 +378,10 @@ static void marker_site_patch_batch(struct kunit *test)
 						marker_kunit_probe, &seen));
 	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&inner));
 	marker_kunit_expect_jmp(test, site.code, site.target);
+	/* Still a jump, to a marker without probes: it calls nothing. */
+	marker_synchronize_unregister();
+	marker_kunit_fire(7, 8, "jump, no probe");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
 	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
 	marker_kunit_expect_nop(test, site.code);
 	marker_synchronize_unregister();
@@ -745,7 +759,8 @@ static void marker_kunit_expect_one_batch(struct kunit *test,
 struct marker_kunit_batch {
 	struct marker_probe_request reqs[MARKER_KUNIT_BATCH];
 	char names[MARKER_KUNIT_BATCH][24];
-	unsigned int sites, enabled, jmps;
+	const char *prefix;	/* of the names whose sites are counted */
+	unsigned int sites, enabled, jmps, nops;
 };
 
 static int marker_kunit_batch_site(const struct marker_site_info *info,
@@ -753,11 +768,13 @@ static int marker_kunit_batch_site(const struct marker_site_info *info,
 {
 	struct marker_kunit_batch *b = data;
 
-	if (strncmp(info->marker->name, "marker_kunit_batch_", 19))
+	if (!str_has_prefix(info->marker->name, b->prefix))
 		return 0;
 	b->sites++;
 	b->enabled += info->enabled;
 	b->jmps += marker_kunit_jmp_target(info->code) == info->target;
+	b->nops += info->nr_bytes == MARKER_SITE_SIZE &&
+		   !memcmp(info->bytes, marker_kunit_nop, MARKER_SITE_SIZE);
 	return 0;
 }
 
@@ -772,6 +789,7 @@ static void marker_site_batch(struct kunit *test)
 
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->prefix = "marker_kunit_batch_";
 	reqs = b->reqs;
 	for (i = 0; i < MARKER_KUNIT_BATCH; i++) {
 		snprintf(b->names[i], sizeof(b->names[i]),
@@ -1098,6 +1116,180 @@ static void marker_batch_two_tasks(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "no thread");
 }
 
+/*
+ * A site that holds another patcher's bytes when the batch that enabled
+ * its marker ends is left alone and listed busy, its marker's probes are
+ * not called from it, and the batch's end says so (-EBUSY); once the
+ * site holds markers' code again, the next update finds it so.
+ */
+static void marker_site_batch_end_busy(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_patch_batch batch;
+	struct marker_kunit_site site;
+	int ret;
+
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	marker_kunit_expect_nop(test, site.code);
+	marker_patch_batch_begin(&batch);
+	ret = marker_probe_register("marker_kunit_values", MARKER_KUNIT_FMT,
+				    marker_kunit_probe, &seen);
+	if (!ret)
+		marker_kunit_poke(site.code, marker_kunit_foreign);
+	KUNIT_EXPECT_EQ_MSG(test, -EBUSY, marker_patch_batch_end(&batch),
+			    "the batch's end finds the site to enable busy");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
+			       MARKER_SITE_SIZE, "the foreign bytes are left alone");
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
+	KUNIT_EXPECT_TRUE_MSG(test, site.enabled, "its marker has its probe");
+	marker_kunit_fire(1, 2, "busy");
+	KUNIT_EXPECT_EQ(test, seen.calls, 0);
+
+	marker_kunit_poke(site.code, marker_kunit_nop);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_probe, &seen));
+	marker_synchronize_unregister();
+	marker_kunit_get_site(test, &site, "marker_kunit_values");
+	KUNIT_EXPECT_FALSE_MSG(test, site.busy,
+			       "the next update finds markers' code: not busy");
+	marker_kunit_expect_nop(test, site.code);
+}
+
+/*
+ * Sorting a range's sites (a module's as it comes) without memory for the
+ * sorted table or its busy bitmap is -ENOMEM and leaves neither; with
+ * memory, the table is in ascending address order.
+ */
+static void marker_site_sort_without_memory(struct kunit *test)
+{
+	struct marker_range r = {
+		.sites = __start___marker_sites,
+		.nr_sites = min_t(unsigned long,
+				  __stop___marker_sites - __start___marker_sites,
+				  16),
+	};
+	unsigned int nth, i;
+	int ret;
+
+	KUNIT_ASSERT_GT(test, r.nr_sites, 1);
+	for (nth = 1; nth <= 2; nth++) {
+		marker_kunit_fail_alloc(test, nth);
+		ret = marker_range_sort(&r);
+		KUNIT_EXPECT_TRUE_MSG(test, marker_kunit_alloc_done(test),
+				      "allocation %u of the sort", nth);
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		KUNIT_EXPECT_NULL(test, r.sorted);
+		KUNIT_EXPECT_NULL(test, r.busy);
+	}
+	KUNIT_ASSERT_EQ(test, 0, marker_range_sort(&r));
+	for (i = 1; i < r.nr_sites; i++)
+		KUNIT_EXPECT_LT_MSG(test, marker_site_code(r.sorted[i - 1]),
+				    marker_site_code(r.sorted[i]),
+				    "sorted site %u", i);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(r.busy, r.nr_sites));
+	marker_range_free_sites(&r);
+}
+
+/* marker_sites.c's MARKER_BATCH_MAX: as many sites as one batch takes. */
+#define MARKER_KUNIT_BATCH_MAX	256
+/* More sites of one name than that: 5 * 64 inlined copies. */
+#define MARKER_KUNIT_MANY	320
+
+/*
+ * Its field is named common_i: the tracefs face makes no event of a
+ * marker with a field named as the common fields are, so enabling every
+ * marker event (markers_tracefs.sh counts the IPIs it takes) does not
+ * patch these sites too.
+ */
+static __always_inline void marker_kunit_many(int i)
+{
+	trace_mark(marker_kunit_many, "common_i %d", i);
+}
+
+#define MM8(n)					\
+	do {					\
+		marker_kunit_many(n##0);	\
+		marker_kunit_many(n##1);	\
+		marker_kunit_many(n##2);	\
+		marker_kunit_many(n##3);	\
+		marker_kunit_many(n##4);	\
+		marker_kunit_many(n##5);	\
+		marker_kunit_many(n##6);	\
+		marker_kunit_many(n##7);	\
+	} while (0)
+#define MM64(n)					\
+	do {					\
+		MM8(n##0);			\
+		MM8(n##1);			\
+		MM8(n##2);			\
+		MM8(n##3);			\
+		MM8(n##4);			\
+		MM8(n##5);			\
+		MM8(n##6);			\
+		MM8(n##7);			\
+	} while (0)
+
+/* Each copy passes its own value (100 to 577), so that none is merged. */
+static noinline void marker_kunit_fire_many(void)
+{
+	MM64(1);
+	MM64(2);
+	MM64(3);
+	MM64(4);
+	MM64(5);
+}
+
+/*
+ * One update that patches more sites than one batch takes: the sites are
+ * patched in batches of MARKER_KUNIT_BATCH_MAX, each sorted, and every
+ * one ends up a jump to its own block, then the NOP again.
+ */
+static void marker_site_batch_full(struct kunit *test)
+{
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_batch *b;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	BUILD_BUG_ON(MARKER_KUNIT_MANY <= MARKER_KUNIT_BATCH_MAX);
+	b->prefix = "marker_kunit_many";
+	marker_iterate_sites(marker_kunit_batch_site, b);
+	KUNIT_ASSERT_EQ_MSG(test, b->sites, MARKER_KUNIT_MANY,
+			    "a site per inlined copy");
+	KUNIT_EXPECT_EQ(test, b->enabled, 0);
+	KUNIT_EXPECT_EQ(test, b->nops, MARKER_KUNIT_MANY);
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_many", NULL,
+					      marker_kunit_count, &seen));
+	b->sites = 0;
+	b->nops = 0;
+	marker_iterate_sites(marker_kunit_batch_site, b);
+	KUNIT_EXPECT_EQ(test, b->enabled, MARKER_KUNIT_MANY);
+	KUNIT_EXPECT_EQ_MSG(test, b->jmps, MARKER_KUNIT_MANY,
+			    "every site a jump to its block");
+	marker_kunit_fire_many();
+	KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_MANY);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_many",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+	b->sites = 0;
+	b->enabled = 0;
+	b->jmps = 0;
+	b->nops = 0;
+	marker_iterate_sites(marker_kunit_batch_site, b);
+	KUNIT_EXPECT_EQ(test, b->enabled, 0);
+	KUNIT_EXPECT_EQ_MSG(test, b->nops, MARKER_KUNIT_MANY,
+			    "every site the NOP again");
+	marker_kunit_fire_many();
+	KUNIT_EXPECT_EQ(test, seen.calls, MARKER_KUNIT_MANY);
+}
+
 /* One trace_mark() in an inline function, inlined three times. */
 static __always_inline void marker_kunit_inlined(int n)
 {
@@ -1194,6 +1386,9 @@ static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_batch_others_take_a_shared_name),
 	KUNIT_CASE(marker_batch_two_tasks),
 	KUNIT_CASE(marker_sites_counted_per_copy),
+	KUNIT_CASE(marker_site_batch_end_busy),
+	KUNIT_CASE(marker_site_sort_without_memory),
+	KUNIT_CASE(marker_site_batch_full),
 	{}
 };
 

@@ -258,8 +258,7 @@ static void marker_calls_init(struct marker_calls *c, unsigned int max)
 {
 	c->nr = 0;
 	c->max = max;
-	c->changes = max > 1 ? kmalloc_array(max, sizeof(*c->changes),
-					     GFP_KERNEL) : NULL;
+	c->changes = max > 1 ? marker_alloc(max, sizeof(*c->changes)) : NULL;
 }
 
 /* Point @e's static call at @call, or at its iterator for NULL. */

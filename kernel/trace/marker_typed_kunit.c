@@ -17,6 +17,7 @@
 #include <linux/marker_typed.h>
 #include <linux/memory.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
@@ -865,7 +866,7 @@ static void marker_typed_stub_typed(struct kunit *test)
  * them through their patched sites; detached in one batch, both go back
  * to their iterators.
  */
-static void marker_typed_batch_two_calls(struct kunit *test)
+static void marker_kunit_batch_two_calls(struct kunit *test)
 {
 	struct marker_kunit_typed_seen t1 = { }, t2 = { };
 	struct marker_probe_request reqs[] = {
@@ -897,9 +898,339 @@ static void marker_typed_batch_two_calls(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_batch(reqs, 2));
 	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
 			    __marker_typed___marker_kunit_typed.iterator);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    __marker_typed___marker_kunit_unsited.iterator);
 	marker_synchronize_unregister();
 	marker_kunit_fire_typed(9);
 	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+}
+
+static void marker_typed_batch_two_calls(struct kunit *test)
+{
+	marker_kunit_batch_two_calls(test);
+}
+
+/*
+ * Three typed probes and a probe with a format, three of them detached by
+ * one batch: the first leaves a copy of the published array, the others
+ * are taken out of that copy in place, a typed one shrinking the typed
+ * group. The typed probe left is the only one: the static call calls it
+ * directly, with its own data.
+ */
+static void marker_typed_batch_unregister_in_place(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_typed;
+	struct marker_kunit_typed_seen t1 = { }, t2 = { }, t3 = { };
+	struct marker_kunit_seen v = { };
+	struct marker_probe_request reqs[] = {
+		{
+			.probe = (marker_probe_func)(void *)marker_kunit_typed_probe,
+			.probe_private = &t1,
+			.typed = t,
+		}, {
+			.name = "__marker_kunit_typed",
+			.probe = marker_kunit_probe,
+			.probe_private = &v,
+		}, {
+			.probe = (marker_probe_func)(void *)marker_kunit_typed_probe,
+			.probe_private = &t2,
+			.typed = t,
+		},
+	};
+	struct marker_probe_array *a;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t2));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t3));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_typed",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_probe, &v));
+	marker_kunit_fire_typed(1);
+	KUNIT_EXPECT_EQ(test, t1.calls + t2.calls + t3.calls + v.calls, 4);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister_batch(reqs, ARRAY_SIZE(reqs)));
+	KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+				(void *)marker_kunit_typed_probe,
+				"one typed probe left: called directly");
+	rcu_read_lock_sched();
+	a = rcu_dereference_sched(t->probes);
+	KUNIT_EXPECT_NOT_NULL(test, a);
+	if (a) {
+		KUNIT_EXPECT_EQ(test, a->nr, 1);
+		KUNIT_EXPECT_EQ(test, a->nr_typed, 1);
+		KUNIT_EXPECT_PTR_EQ(test, a->probes[0].probe_private, (void *)&t3);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[1].func, NULL,
+					"the typed group's end");
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[1].probe_private,
+					(void *)&t->marker,
+					"the end names the marker");
+		KUNIT_EXPECT_PTR_EQ(test, a->varargs, &a->probes[2]);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->varargs[0].func, NULL,
+					"no probe with a format left");
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a->data, (void *)&t3,
+					"the data the sites pass is t3's");
+	}
+	rcu_read_unlock_sched();
+	marker_kunit_fire_typed(2);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, t2.calls, 1);
+	KUNIT_EXPECT_EQ(test, v.calls, 1);
+	KUNIT_EXPECT_EQ(test, t3.calls, 2);
+	KUNIT_EXPECT_PTR_EQ(test, t3.data, (void *)&t3);
+	KUNIT_EXPECT_EQ(test, t3.a, 2);
+
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t3));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), t->iterator);
+	marker_synchronize_unregister();
+}
+
+/*
+ * A typed probe of a declaration that is not the one of the name's sites
+ * (another module's of the same name, here made by hand), or of a name
+ * whose sites are trace_mark() sites, is refused (-EPERM); the name and
+ * its static call are as they were.
+ */
+static void marker_typed_other_declaration(struct kunit *test)
+{
+	struct marker_typed other = {
+		.marker = {
+			.name = "__marker_kunit_typed",
+			.format = MARKER_KUNIT_FMT,
+		},
+	};
+	struct marker_typed on_trace_mark = {
+		.marker = {
+			.name = "marker_kunit_values",
+			.format = MARKER_KUNIT_FMT,
+		},
+	};
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_seen seen = { };
+	void *iterator = __marker_typed___marker_kunit_typed.iterator;
+
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register_typed(&other,
+							(void *)marker_kunit_typed_probe,
+							&t1),
+			    "the name's sites are another declaration's");
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(), iterator);
+	KUNIT_EXPECT_EQ_MSG(test, -ENOENT,
+			    marker_probe_unregister_typed(&other,
+							  (void *)marker_kunit_typed_probe,
+							  &t1),
+			    "and nothing was attached");
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    marker_probe_register_typed(&on_trace_mark,
+							(void *)marker_kunit_typed_probe,
+							&t1),
+			    "the name's sites are trace_mark() sites");
+
+	KUNIT_ASSERT_EQ_MSG(test, 0,
+			    register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							       &t1),
+			    "the sites' own declaration takes its probe");
+	marker_kunit_fire_typed(3);
+	KUNIT_EXPECT_EQ(test, t1.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("marker_kunit_values",
+					      MARKER_KUNIT_FMT,
+					      marker_kunit_count, &seen));
+	marker_kunit_fire(1, 2, "untouched");
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("marker_kunit_values",
+						marker_kunit_count, &seen));
+	marker_synchronize_unregister();
+}
+
+/* marker_kunit_batch_no_calls_list()'s refusals. */
+static unsigned int marker_kunit_calls_lists_refused;
+
+/*
+ * Stands in for marker_alloc(): no memory for a list of static calls to
+ * retarget together (no other allocation of the registry has elements of
+ * that size); everything else is allocated.
+ */
+static void *marker_kunit_no_calls_list(size_t n, size_t size)
+{
+	if (size == sizeof(struct static_call_change)) {
+		marker_kunit_calls_lists_refused++;
+		return NULL;
+	}
+	return kcalloc(n, size, GFP_KERNEL);
+}
+
+/*
+ * As marker_typed_batch_two_calls, without memory for the list of static
+ * calls to retarget together: each is retargeted on its own, to the same
+ * targets.
+ */
+static void marker_typed_batch_without_calls_list(struct kunit *test)
+{
+	marker_kunit_calls_lists_refused = 0;
+	kunit_activate_static_stub(test, marker_alloc,
+				   marker_kunit_no_calls_list);
+	marker_kunit_batch_two_calls(test);
+	kunit_deactivate_static_stub(test, marker_alloc);
+	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_calls_lists_refused, 2,
+			    "one list refused as the batch attaches, one as it detaches");
+}
+
+/*
+ * A declaration leaves its name with its last site and typed probe; when
+ * its static call was on a probe, it leaves once the call is back on its
+ * iterator (__marker_calls_after()), and only then may the trace_mark()
+ * sites of the name, left out for their kind, take the name: they are
+ * patched at once. The two sites are of ranges made by hand; their
+ * format parses to no event, so that the tracefs face, told of the heal,
+ * makes none of them.
+ */
+static void marker_typed_leaves_to_trace_mark(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker typed = {
+		.name = "__marker_kunit_unsited",
+		.format = "n %*d",
+		.typed = t,
+		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
+	};
+	struct marker plain = {
+		.name = "__marker_kunit_unsited",
+		.format = "n %*d",
+		.flags = MARKER_FLAG_DEBUG,
+	};
+	struct marker_range rt = { .markers = &typed, .nr_markers = 1 };
+	struct marker_range rp = { .markers = &plain, .nr_markers = 1 };
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_entry *e;
+	bool untyped = false;
+	int ret;
+
+	KUNIT_ASSERT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator);
+	marker_lock();
+	ret = marker_range_attach(&rt);
+	if (!ret && marker_range_attach(&rp)) {
+		marker_range_detach(&rt, 1, 0);
+		ret = -ENOMEM;
+	}
+	marker_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, plain.flags & MARKER_FLAG_CONFLICT,
+			      "a trace_mark() site of a declared name is left out");
+
+	ret = register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+						   &t1);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    (void *)marker_kunit_mixed_probe);
+
+	/* The declaration's last site goes: its typed probe keeps it. */
+	marker_lock();
+	marker_range_detach(&rt, 1, 0);
+	marker_unlock();
+	KUNIT_EXPECT_TRUE(test, plain.flags & MARKER_FLAG_CONFLICT);
+
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, 0,
+				unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+								       &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				t->iterator,
+				"the static call left the probe for its iterator");
+	KUNIT_EXPECT_FALSE_MSG(test, plain.flags & MARKER_FLAG_CONFLICT,
+			       "then the trace_mark() site took the name");
+	mutex_lock(&marker_mutex);
+	e = marker_entry_find("__marker_kunit_unsited");
+	if (e) {
+		untyped = !e->typed;
+		KUNIT_EXPECT_EQ(test, e->nr_markers, 1);
+		KUNIT_EXPECT_EQ(test, e->nr_conflicts, 0);
+		KUNIT_EXPECT_TRUE(test, list_empty(&marker_sync_list));
+	}
+	mutex_unlock(&marker_mutex);
+	KUNIT_EXPECT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE_MSG(test, untyped, "the declaration left the name");
+	KUNIT_EXPECT_EQ_MSG(test, -EPERM,
+			    register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+								 &t1),
+			    "its sites are trace_mark() sites now");
+
+	marker_lock();
+	marker_range_detach(&rp, 1, 0);
+	marker_unlock();
+	KUNIT_EXPECT_FALSE(test,
+			   marker_kunit_has_entry("__marker_kunit_unsited"));
+	marker_synchronize_unregister();
+}
+
+/*
+ * A declaration without sites whose last typed probe goes while a probe
+ * with a format keeps the name leaves the name at once, its static call
+ * on its iterator of every probe: the name stays, untyped, with that
+ * probe, and the static call stays where it is (the entry's wish to move
+ * it, made as the array changed, finds the name untyped).
+ */
+static void marker_typed_leaves_to_format_probe(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker_kunit_typed_seen t1 = { };
+	struct marker_kunit_seen seen = { };
+	struct marker_entry *e;
+	bool typed = true;
+
+	KUNIT_ASSERT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator);
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_unsited", "n %d",
+					      marker_kunit_n_probe, &seen));
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				t->iterator,
+				"a typed probe and a probe with a format: the iterator");
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t1));
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				t->iterator, "the static call stays");
+	KUNIT_EXPECT_NULL_MSG(test, rcu_access_pointer(t->probes),
+			      "the declaration publishes no array");
+	mutex_lock(&marker_mutex);
+	e = marker_entry_find("__marker_kunit_unsited");
+	if (e)
+		typed = !!e->typed;
+	mutex_unlock(&marker_mutex);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, e, "the probe with a format keeps the name");
+	KUNIT_EXPECT_FALSE_MSG(test, typed, "the declaration left it");
+
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_unsited",
+						marker_kunit_n_probe, &seen));
+	KUNIT_EXPECT_FALSE(test,
+			   marker_kunit_has_entry("__marker_kunit_unsited"));
+	marker_synchronize_unregister();
 }
 
 /*
@@ -1062,6 +1393,11 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_call_waits_for_batch_end),
 	KUNIT_CASE(marker_typed_call_left_to_batch),
 	KUNIT_CASE(marker_static_call_update_many),
+	KUNIT_CASE(marker_typed_batch_unregister_in_place),
+	KUNIT_CASE(marker_typed_other_declaration),
+	KUNIT_CASE(marker_typed_batch_without_calls_list),
+	KUNIT_CASE(marker_typed_leaves_to_trace_mark),
+	KUNIT_CASE(marker_typed_leaves_to_format_probe),
 	{}
 };
 

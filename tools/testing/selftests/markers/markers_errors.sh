@@ -6,12 +6,14 @@
 # count them, and marker_stats counts every record not written once, with
 # a filter on the event or without, on a CPU tracing_cpumask leaves out,
 # and not at all for an event in soft mode. Then the allocator's errors
-# (fault injection: fail-nth through markers_fail_nth, failslab): a read
-# of the listing, enabling and disabling an event, perf_event_open(),
-# mkdir of an instance, and a module's unload and load, with each
-# allocation failing in turn, fail with an errno or succeed, and leave
-# every event whole: it records, and its sites and module references are
-# as the events' state says.
+# (fault injection: fail-nth through markers_fail_nth, failslab):
+# registrations and detaches made without memory fail with ENOMEM and
+# change nothing, or succeed; a conflict that cannot heal for want of
+# memory heals at the name's next update; a read of the listing, enabling
+# and disabling an event, perf_event_open(), mkdir of an instance, and a
+# module's unload and load, with each allocation failing in turn, fail
+# with an errno or succeed, and leave every event whole: it records, and
+# its sites and module references are as the events' state says.
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
@@ -21,6 +23,7 @@ FAILSLAB=$DEBUGFS/failslab
 TYPED_FIRE=$DEBUGFS/test_markers_typed/fire
 EXAMPLES="example_init example_int example_noargs example_ptr example_small
 	example_string"
+PROBE=$DEBUGFS/test_markers_probe
 
 # A string of $1 'a' characters.
 long_string() {
@@ -652,13 +655,126 @@ test_load_fail_nth() {
 	example_records
 }
 
+# failslab_on: fail-nth fails the GFP_KERNEL allocations too
+# (ignore-gfp-wait off), without a message for each; failslab_off: as it
+# was before.
+failslab_on() {
+	gfp_wait=$(cat $FAILSLAB/ignore-gfp-wait)
+	verbose=$(cat $FAILSLAB/verbose)
+	echo N >$FAILSLAB/ignore-gfp-wait
+	echo 0 >$FAILSLAB/verbose
+}
+
+failslab_off() {
+	echo "$gfp_wait" >$FAILSLAB/ignore-gfp-wait
+	echo "$verbose" >$FAILSLAB/verbose
+}
+
+# site_state NAME MODULE: the state marker_sites lists for NAME's site.
+site_state() {
+	awk -v n="$1" -v m="$2" '$1 == n && $3 == m { print $4 }' \
+		"$TRACEFS/marker_sites"
+}
+
+# A registration that gives a name without a site its format, with each
+# of its allocations failing in turn (test_markers_probe's copy of the
+# request, then the registry's: the name's entry, the fields the format
+# is checked with, its copy, the probe array, the fields of the name's
+# format): the write fails with ENOMEM and leaves nothing, neither the
+# probe (detaching it fails) nor the format (another one is taken), or
+# it succeeds; once no allocation fails, the probe is attached.
+test_register_fail_nth() {
+	local n out nomem=0 name=markers_errors_nomem
+	unload test_markers_probe
+	load test_markers_probe || return 1
+	failslab_on
+	for n in $(seq 1 40); do
+		out=$("$FAIL_NTH" "$n" write "$PROBE/register" "$name n %d") ||
+			{ fail "markers_fail_nth: $out"; break; }
+		case $out in
+		"ret -12 injected 1")
+			nomem=$((nomem + 1))
+			! echo "$name" 2>/dev/null >"$PROBE/unregister" ||
+				{ fail "allocation $n failing: the probe was attached"; break; }
+			echo "$name n %u" >"$PROBE/register" ||
+				{ fail "allocation $n failing: the name kept its format"; break; }
+			echo "$name" >"$PROBE/unregister" ;;
+		"ret 0 injected 1")
+			echo "$name" >"$PROBE/unregister" ||
+				{ fail "allocation $n failing: registered, yet not attached"; break; } ;;
+		"ret 0 injected 0")
+			echo "$name" >"$PROBE/unregister" ||
+				fail "registered with every allocation, yet not attached"
+			break ;;
+		*) fail "registration with allocation $n failing: $out"; break ;;
+		esac
+	done
+	failslab_off
+	unload test_markers_probe
+	echo "# $nomem allocations made the registration fail with ENOMEM"
+	[ "$nomem" -ge 4 ] || fail "only $nomem allocations failed the registration"
+}
+
+# example_int's site, loaded after a probe with another format, is left
+# out; when that probe is detached, the site takes the name (a heal).
+# With each allocation of the detach failing in turn, the detach
+# succeeds (or fails with ENOMEM before it reaches the registry, and
+# detaches nothing); a heal without memory leaves the site out, and the
+# name's next update (a probe with the site's format) heals it, the site
+# then calling the probe.
+test_heal_fail_nth() {
+	local n out hits stayed=0
+	unload test_markers_probe
+	load test_markers_probe || return 1
+	failslab_on
+	for n in $(seq 1 40); do
+		unload marker_example
+		echo "example_int wrong %d" >"$PROBE/register" ||
+			{ fail "a probe with another format refused"; break; }
+		load marker-example || break
+		[ "$(site_state example_int marker_example)" = conflict ] ||
+			{ fail "example_int's site is $(site_state example_int marker_example)"; break; }
+		out=$("$FAIL_NTH" "$n" write "$PROBE/unregister" example_int) ||
+			{ fail "markers_fail_nth: $out"; break; }
+		case $out in
+		"ret -12 injected 1")
+			[ "$(site_state example_int marker_example)" = conflict ] ||
+				{ fail "allocation $n failing: nothing detached, yet the site healed"; break; }
+			echo example_int >"$PROBE/unregister" ||
+				{ fail "allocation $n failing: the probe went"; break; } ;;
+		"ret 0 injected 1")
+			[ "$(site_state example_int marker_example)" = conflict ] || continue
+			stayed=$((stayed + 1))
+			echo "example_int count %d value %llu" >"$PROBE/register" ||
+				{ fail "allocation $n failing: the site's format refused"; break; }
+			[ "$(site_state example_int marker_example)" = enabled ] ||
+				{ fail "allocation $n failing: the next update left the site $(site_state example_int marker_example)"; break; }
+			hits=$(cat "$PROBE/hits")
+			echo 2 >"$FIRE"
+			[ "$(cat "$PROBE/hits")" = $((hits + 2)) ] ||
+				fail "the healed site called the probe $(($(cat "$PROBE/hits") - hits)) times, expected 2"
+			echo example_int >"$PROBE/unregister" ;;
+		"ret 0 injected 0")
+			[ "$(site_state example_int marker_example)" = disabled ] ||
+				fail "the heal with every allocation left the site $(site_state example_int marker_example)"
+			break ;;
+		*) fail "detach with allocation $n failing: $out"; break ;;
+		esac
+	done
+	failslab_off
+	unload test_markers_probe
+	[ -d "$DEBUGFS/marker-example" ] || load marker-example
+	echo "# $stayed heals ran out of memory"
+	[ "$stayed" -ge 1 ] || fail "no heal ran out of memory"
+}
+
 require
 load marker-example || exit 1
 # "7 (expanded: 1408)" before the first use: 1408 is the size to restore.
 size=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TRACEFS/buffer_size_kb")
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 22
 run_test "set_event: unknown names refused" test_set_event_unknown
 run_test "set_event: globs matching nothing refused" test_set_event_glob_no_match
 run_test "set_event: globs inside a name refused, as for any event" \
@@ -671,6 +787,17 @@ run_test "trigger: bad triggers refused" test_trigger_bad
 run_test "overwrite mode: every lost event counted as overrun" test_overrun_counted
 run_test "no overwrite: every lost event counted as dropped" test_dropped_counted
 run_test "with a filter: every record not written counted once" test_filter_counted
+if [ -w /proc/self/fail-nth ] && [ -d $FAILSLAB ] && [ -x "$FAIL_NTH" ]; then
+	run_test "a registration without memory: ENOMEM, nothing left" \
+		test_register_fail_nth
+	run_test "a heal without memory: the site stays out, the next update heals it" \
+		test_heal_fail_nth
+else
+	skip_test "a registration without memory: ENOMEM, nothing left" \
+		"no fail-nth or failslab (CONFIG_FAULT_INJECTION_DEBUG_FS, CONFIG_FAILSLAB)"
+	skip_test "a heal without memory: the site stays out, the next update heals it" \
+		"no fail-nth or failslab (CONFIG_FAULT_INJECTION_DEBUG_FS, CONFIG_FAILSLAB)"
+fi
 echo "$size" >"$TRACEFS/buffer_size_kb"
 run_test "soft mode: records an event builds only for triggers are not counted" \
 	test_soft_disabled_not_counted
