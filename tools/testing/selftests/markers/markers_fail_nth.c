@@ -6,7 +6,6 @@
  *        markers_fail_nth N insmod FILE
  *        markers_fail_nth N write FILE TEXT
  *        markers_fail_nth N read FILE OUT
- *        markers_fail_nth N mkdir DIR
  *        markers_fail_nth N perf ID
  *
  * Writes N to /proc/thread-self/fail-nth (fault injection: the Nth
@@ -14,7 +13,7 @@
  * ignore-gfp-wait off for GFP_KERNEL ones), then makes the one call:
  * delete_module(2) of MODULE, finit_module(2) of FILE, write(2) of TEXT
  * to FILE, read(2) of FILE to its end (what it read is then written to
- * OUT), mkdir(2) of DIR, or perf_event_open(2) of the tracepoint event ID
+ * OUT), or perf_event_open(2) of the tracepoint event ID
  * on CPU 0 (closed afterwards). Files are opened before, and closed
  * after, the call. Prints one line, "ret R injected I": R is 0 or -errno
  * of the call, I is 1 if the Nth allocation came (and failed) during it,
@@ -31,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,7 +43,7 @@
 static int bad_usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s N|count rmmod MODULE | insmod FILE | write FILE TEXT |\n"
-		"\tread FILE OUT | mkdir DIR | perf ID\n", prog);
+		"\tread FILE OUT | perf ID\n", prog);
 	return 1;
 }
 
@@ -55,7 +53,7 @@ static int nr_args(const char *call)
 	if (!strcmp(call, "write") || !strcmp(call, "read"))
 		return 2;
 	if (!strcmp(call, "rmmod") || !strcmp(call, "insmod") ||
-	    !strcmp(call, "mkdir") || !strcmp(call, "perf"))
+	    !strcmp(call, "perf"))
 		return 1;
 	return -1;
 }
@@ -136,9 +134,6 @@ int main(int argc, char **argv)
 		       (r = read(file, data + len, READ_MAX - len)) > 0)
 			len += r;
 		if (len < READ_MAX && r < 0)
-			ret = -errno;
-	} else if (!strcmp(argv[2], "mkdir")) {
-		if (mkdir(argv[3], 0755))
 			ret = -errno;
 	} else {
 		file = perf_open(id);

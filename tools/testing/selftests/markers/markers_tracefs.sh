@@ -404,7 +404,8 @@ test_fixed_slots() {
 	done
 	for e in $events; do
 		events_of "$e"
-	done | sed 's/^\(test_trace_radix: .* e=\)[0-9a-f]\{1,16\} /\1PTR /' \
+	done | sed -e 's/^\(test_trace_radix: .* e=\)[0-9a-f]\{1,16\} /\1PTR /' \
+		-e 's/^\(test_trace_radix: .* e=\)(____ptrval____) /\1PTR /' \
 		>/tmp/markers.out
 	cat >/tmp/markers.want <<-EOF
 	test_trace_ints: a=-1 b=4000000000 c=abcdef
