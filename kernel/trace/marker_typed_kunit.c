@@ -579,6 +579,123 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 	marker_synchronize_unregister();
 }
 
+/*
+ * A declaration whose last site and typed probes went with its static
+ * call on its typed iterator (two typed probes) leaves it there: its own
+ * code. When a site of it comes back while the name has a probe with a
+ * format only, that iterator cannot serve the array, which waits until
+ * the call is on the iterator of probes with a format; the site then
+ * calls that probe, never the typed ones. A hand-made range stands for
+ * the module.
+ */
+static void marker_typed_site_after_untyped_iterator(struct kunit *test)
+{
+	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
+	struct marker m = {
+		.name = "__marker_kunit_unsited",
+		.format = "n %d",
+		.typed = t,
+		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
+	};
+	struct marker_range r = { .markers = &m, .nr_markers = 1 };
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_kunit_seen seen = { };
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							     &t2));
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator_typed);
+	KUNIT_ASSERT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t1));
+	KUNIT_ASSERT_EQ(test, 0,
+			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
+							       &t2));
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
+	KUNIT_EXPECT_PTR_EQ_MSG(test,
+				static_call_query(marker_call___marker_kunit_unsited),
+				t->iterator_typed,
+				"untyped with its call on its own typed iterator");
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("__marker_kunit_unsited", "n %d",
+					      marker_kunit_n_probe, &seen));
+
+	marker_lock();
+	ret = marker_range_attach(&r);
+	marker_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    static_call_query(marker_call___marker_kunit_unsited),
+			    t->iterator_va);
+	/* What a mark___marker_kunit_unsited(9) site does once enabled. */
+	__marker_typed_call(__marker_kunit_unsited, 9);
+	KUNIT_EXPECT_EQ(test, t1.calls + t2.calls, 0);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	KUNIT_EXPECT_EQ(test, seen.a, 9);
+
+	marker_lock();
+	marker_range_detach(&r, 1, 0);
+	marker_unlock();
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister("__marker_kunit_unsited",
+						marker_kunit_n_probe, &seen));
+	marker_synchronize_unregister();
+	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
+}
+
+/*
+ * The only typed probe detached and attached again with other data in
+ * one patch batch: the static call, still on the probe with the old data
+ * (the batch keeps its moves for its end), cannot serve the new array, so
+ * it goes to the typed iterator before the array is published, and to
+ * the probe again, with the new data, only at the batch's end. No hit
+ * passes the old data.
+ */
+static void marker_typed_direct_new_data_in_batch(struct kunit *test)
+{
+	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_patch_batch batch;
+
+	KUNIT_ASSERT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t1));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_patch_batch_begin(&batch);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t1));
+	KUNIT_EXPECT_EQ(test, 0,
+			register_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							   &t2));
+	if (IS_ENABLED(CONFIG_HAVE_ARCH_MARKER_SITES))
+		KUNIT_EXPECT_PTR_EQ_MSG(test, marker_kunit_typed_call(),
+					__marker_typed___marker_kunit_typed.iterator_typed,
+					"off the probe with the old data");
+	else	/* No batches: each update moves the call at once */
+		KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+				    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(6);
+	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
+	KUNIT_EXPECT_PTR_EQ(test, marker_kunit_typed_call(),
+			    (void *)marker_kunit_typed_probe);
+	marker_kunit_fire_typed(7);
+	KUNIT_EXPECT_EQ(test, t1.calls, 0);
+	KUNIT_EXPECT_EQ(test, t2.calls, 2);
+	KUNIT_EXPECT_PTR_EQ(test, t2.data, (void *)&t2);
+	KUNIT_EXPECT_EQ(test, t2.a, 7);
+	KUNIT_EXPECT_EQ(test, 0,
+			unregister_mark___marker_kunit_typed(marker_kunit_typed_probe,
+							     &t2));
+	marker_synchronize_unregister();
+}
+
 /* Calls of marker_kunit_gone_stub(): there must be none. */
 static unsigned int marker_kunit_gone_stub_calls;
 
@@ -1385,6 +1502,8 @@ static struct kunit_case marker_typed_cases[] = {
 	KUNIT_CASE(marker_typed_mixed_sites),
 	KUNIT_CASE(marker_typed_direct_waits_across_entries),
 	KUNIT_CASE(marker_typed_site_after_untyped),
+	KUNIT_CASE(marker_typed_site_after_untyped_iterator),
+	KUNIT_CASE(marker_typed_direct_new_data_in_batch),
 	KUNIT_CASE(marker_typed_stub_after_untyped),
 	KUNIT_CASE(marker_typed_stub_dropped_untyped),
 	KUNIT_CASE(marker_rcu_idle_skipped),
