@@ -199,7 +199,7 @@ __marker_record_string(void *entry, unsigned int offset,
  * the value is not evaluated.
  */
 #ifdef __CHECKER__
-static inline void __marker_record_kernel_string(const volatile void *s)
+static inline void __marker_record_kernel_string(const void *s)
 {
 }
 

@@ -599,24 +599,26 @@ static void marker_typed_site_after_untyped_iterator(struct kunit *test)
 	};
 	struct marker_range r = { .markers = &m, .nr_markers = 1 };
 	struct marker_kunit_typed_seen t1 = { }, t2 = { };
+	struct marker_probe_request reqs[] = {
+		{
+			.probe = (marker_probe_func)(void *)marker_kunit_mixed_probe,
+			.probe_private = &t1,
+			.typed = t,
+		}, {
+			.probe = (marker_probe_func)(void *)marker_kunit_mixed_probe,
+			.probe_private = &t2,
+			.typed = t,
+		},
+	};
 	struct marker_kunit_seen seen = { };
 	int ret;
 
-	KUNIT_ASSERT_EQ(test, 0,
-			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
-							     &t1));
-	KUNIT_ASSERT_EQ(test, 0,
-			register_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
-							     &t2));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register_batch(reqs, 2));
 	KUNIT_EXPECT_PTR_EQ(test,
 			    static_call_query(marker_call___marker_kunit_unsited),
 			    t->iterator_typed);
-	KUNIT_ASSERT_EQ(test, 0,
-			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
-							       &t1));
-	KUNIT_ASSERT_EQ(test, 0,
-			unregister_mark___marker_kunit_unsited(marker_kunit_mixed_probe,
-							       &t2));
+	/* Both in one update: the call is on the typed iterator as they go */
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_unregister_batch(reqs, 2));
 	KUNIT_EXPECT_NULL(test, marker_typed_reg(t)->entry);
 	KUNIT_EXPECT_PTR_EQ_MSG(test,
 				static_call_query(marker_call___marker_kunit_unsited),

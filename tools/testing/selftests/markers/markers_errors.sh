@@ -655,8 +655,10 @@ test_register_fail_nth() {
 				{ fail "allocation $n failing: the name kept its format"; break; }
 			echo "$name" >"$PROBE/unregister" ;;
 		"ret 0 injected 1")
-			echo "$name" >"$PROBE/unregister" ||
-				{ fail "allocation $n failing: registered, yet not attached"; break; } ;;
+			echo "$name" >"$PROBE/unregister" || {
+				fail "allocation $n failing: registered, yet not attached"
+				break
+			} ;;
 		"ret 0 injected 0")
 			echo "$name" >"$PROBE/unregister" ||
 				fail "registered with every allocation, yet not attached"
@@ -678,7 +680,7 @@ test_register_fail_nth() {
 # name's next update (a probe with the site's format) heals it, the site
 # then calling the probe.
 test_heal_fail_nth() {
-	local n out hits stayed=0
+	local n out hits st stayed=0
 	unload test_markers_probe
 	load test_markers_probe || return 1
 	failslab_on
@@ -687,14 +689,16 @@ test_heal_fail_nth() {
 		echo "example_int wrong %d" >"$PROBE/register" ||
 			{ fail "a probe with another format refused"; break; }
 		load marker-example || break
-		[ "$(site_state example_int marker_example)" = conflict ] ||
-			{ fail "example_int's site is $(site_state example_int marker_example)"; break; }
+		st=$(site_state example_int marker_example)
+		[ "$st" = conflict ] || { fail "example_int's site is $st"; break; }
 		out=$("$FAIL_NTH" "$n" write "$PROBE/unregister" example_int) ||
 			{ fail "markers_fail_nth: $out"; break; }
 		case $out in
 		"ret -12 injected 1")
-			[ "$(site_state example_int marker_example)" = conflict ] ||
-				{ fail "allocation $n failing: nothing detached, yet the site healed"; break; }
+			[ "$(site_state example_int marker_example)" = conflict ] || {
+				fail "allocation $n failing: nothing detached, yet the site healed"
+				break
+			}
 			echo example_int >"$PROBE/unregister" ||
 				{ fail "allocation $n failing: the probe went"; break; } ;;
 		"ret 0 injected 1")
@@ -702,16 +706,21 @@ test_heal_fail_nth() {
 			stayed=$((stayed + 1))
 			echo "example_int count %d value %llu" >"$PROBE/register" ||
 				{ fail "allocation $n failing: the site's format refused"; break; }
-			[ "$(site_state example_int marker_example)" = enabled ] ||
-				{ fail "allocation $n failing: the next update left the site $(site_state example_int marker_example)"; break; }
+			st=$(site_state example_int marker_example)
+			[ "$st" = enabled ] || {
+				fail "allocation $n failing: the next update left the site $st"
+				break
+			}
 			hits=$(cat "$PROBE/hits")
 			echo 2 >"$FIRE"
-			[ "$(cat "$PROBE/hits")" = $((hits + 2)) ] ||
-				fail "the healed site called the probe $(($(cat "$PROBE/hits") - hits)) times, expected 2"
+			hits=$(($(cat "$PROBE/hits") - hits))
+			[ "$hits" = 2 ] ||
+				fail "the healed site called the probe $hits times, expected 2"
 			echo example_int >"$PROBE/unregister" ;;
 		"ret 0 injected 0")
-			[ "$(site_state example_int marker_example)" = disabled ] ||
-				fail "the heal with every allocation left the site $(site_state example_int marker_example)"
+			st=$(site_state example_int marker_example)
+			[ "$st" = disabled ] ||
+				fail "the heal with every allocation left the site $st"
 			break ;;
 		*) fail "detach with allocation $n failing: $out"; break ;;
 		esac
