@@ -734,6 +734,7 @@ static void marker_typed_stub_after_untyped(struct kunit *test)
 	struct marker_kunit_seen seen = { };
 	struct marker_probe_array *a;
 	struct marker_entry *e;
+	void *func;
 	int ret;
 
 	marker_kunit_gone_stub_calls = 0;
@@ -770,13 +771,13 @@ static void marker_typed_stub_after_untyped(struct kunit *test)
 	marker_unlock();
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
+	/* Read under RCU, checked after: a failed check allocates */
 	rcu_read_lock_sched();
 	a = rcu_dereference_sched(t->probes);
-	KUNIT_EXPECT_NOT_NULL(test, a);
-	if (a)
-		KUNIT_EXPECT_PTR_EQ_MSG(test, a->probes[0].func, t->stub,
-					"the new declaration's stub in the slot");
+	func = a ? READ_ONCE(a->probes[0].func) : NULL;
 	rcu_read_unlock_sched();
+	KUNIT_EXPECT_PTR_EQ_MSG(test, func, t->stub,
+				"the new declaration's stub in the slot");
 	/* What a mark___marker_kunit_unsited(7) site does once enabled. */
 	__marker_typed_call(__marker_kunit_unsited, 7);
 	KUNIT_EXPECT_EQ_MSG(test, marker_kunit_gone_stub_calls, 0,
