@@ -468,6 +468,34 @@ DECLARE_MARKER(__marker_kunit_unsited,
 #undef CREATE_MARKERS
 
 /*
+ * A mark___marker_kunit_unsited() site of a module, made by hand, and
+ * its range: attached and detached as the module notifier would.
+ */
+#define MARKER_KUNIT_UNSITED_SITE(t) {					\
+		.name = "__marker_kunit_unsited",			\
+		.format = "n %d",					\
+		.typed = (t),						\
+		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,		\
+	}
+
+static int marker_kunit_range_attach(struct marker_range *r)
+{
+	int ret;
+
+	marker_lock();
+	ret = marker_range_attach(r);
+	marker_unlock();
+	return ret;
+}
+
+static void marker_kunit_range_detach(struct marker_range *r)
+{
+	marker_lock();
+	marker_range_detach(r, r->nr_markers, 0);
+	marker_unlock();
+}
+
+/*
  * The static call goes to a new only probe directly only a grace period
  * after the array before it went, even when the name's entry went in
  * between: a CPU that read the old array may still pass its ->data.
@@ -530,12 +558,7 @@ static void marker_kunit_n_probe(const struct marker *marker, void *priv,
 static void marker_typed_site_after_untyped(struct kunit *test)
 {
 	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
-	struct marker m = {
-		.name = "__marker_kunit_unsited",
-		.format = "n %d",
-		.typed = t,
-		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
-	};
+	struct marker m = MARKER_KUNIT_UNSITED_SITE(t);
 	struct marker_range r = { .markers = &m, .nr_markers = 1 };
 	struct marker_kunit_typed_seen t1 = { };
 	struct marker_kunit_seen seen = { };
@@ -556,9 +579,7 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 			marker_probe_register("__marker_kunit_unsited", "n %d",
 					      marker_kunit_n_probe, &seen));
 
-	marker_lock();
-	ret = marker_range_attach(&r);
-	marker_unlock();
+	ret = marker_kunit_range_attach(&r);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_EXPECT_PTR_EQ(test,
 			    static_call_query(marker_call___marker_kunit_unsited),
@@ -570,9 +591,7 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen.a, 5);
 	KUNIT_EXPECT_PTR_EQ(test, seen.marker, &t->marker);
 
-	marker_lock();
-	marker_range_detach(&r, 1, 0);
-	marker_unlock();
+	marker_kunit_range_detach(&r);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("__marker_kunit_unsited",
 						marker_kunit_n_probe, &seen));
@@ -591,12 +610,7 @@ static void marker_typed_site_after_untyped(struct kunit *test)
 static void marker_typed_site_after_untyped_iterator(struct kunit *test)
 {
 	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
-	struct marker m = {
-		.name = "__marker_kunit_unsited",
-		.format = "n %d",
-		.typed = t,
-		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
-	};
+	struct marker m = MARKER_KUNIT_UNSITED_SITE(t);
 	struct marker_range r = { .markers = &m, .nr_markers = 1 };
 	struct marker_kunit_typed_seen t1 = { }, t2 = { };
 	struct marker_probe_request reqs[] = {
@@ -628,9 +642,7 @@ static void marker_typed_site_after_untyped_iterator(struct kunit *test)
 			marker_probe_register("__marker_kunit_unsited", "n %d",
 					      marker_kunit_n_probe, &seen));
 
-	marker_lock();
-	ret = marker_range_attach(&r);
-	marker_unlock();
+	ret = marker_kunit_range_attach(&r);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_EXPECT_PTR_EQ(test,
 			    static_call_query(marker_call___marker_kunit_unsited),
@@ -641,9 +653,7 @@ static void marker_typed_site_after_untyped_iterator(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
 	KUNIT_EXPECT_EQ(test, seen.a, 9);
 
-	marker_lock();
-	marker_range_detach(&r, 1, 0);
-	marker_unlock();
+	marker_kunit_range_detach(&r);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("__marker_kunit_unsited",
 						marker_kunit_n_probe, &seen));
@@ -723,12 +733,7 @@ static void marker_kunit_gone_stub(void *data, int n)
 static void marker_typed_stub_after_untyped(struct kunit *test)
 {
 	struct marker_typed *t = &__marker_typed___marker_kunit_unsited;
-	struct marker m = {
-		.name = "__marker_kunit_unsited",
-		.format = "n %d",
-		.typed = t,
-		.flags = MARKER_FLAG_DEBUG | MARKER_FLAG_TYPED,
-	};
+	struct marker m = MARKER_KUNIT_UNSITED_SITE(t);
 	struct marker_range r = { .markers = &m, .nr_markers = 1 };
 	struct marker_kunit_typed_seen t1 = { };
 	struct marker_kunit_seen seen = { };
@@ -786,9 +791,7 @@ static void marker_typed_stub_after_untyped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen.calls, 1);
 	KUNIT_EXPECT_EQ(test, seen.a, 7);
 
-	marker_lock();
-	marker_range_detach(&r, 1, 0);
-	marker_unlock();
+	marker_kunit_range_detach(&r);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("__marker_kunit_unsited",
 						marker_kunit_n_probe, &seen));
