@@ -131,16 +131,22 @@ static bool marker_entry_untypeable(struct marker_entry *e)
 static bool marker_call_may_stay(struct marker_typed *t)
 {
 	void *call = marker_typed_reg(t)->call;
+#ifdef CONFIG_MODULES
 	struct module *mod;
 	bool going;
+#endif
 
 	if (!call || call == t->iterator_typed || call == t->iterator_va)
 		return true;
+#ifdef CONFIG_MODULES
 	preempt_disable();
 	mod = __module_address((unsigned long)t);
 	going = mod && mod->state == MODULE_STATE_GOING;
 	preempt_enable();
 	return going;
+#else
+	return false;	/* The declaration is the kernel's: it stays */
+#endif
 }
 
 /*

@@ -1667,8 +1667,12 @@ static bool marker_event_ftrace_typed(const struct marker_event *event)
  */
 static bool marker_event_owner_coming(const struct marker_event *event)
 {
+#ifdef CONFIG_MODULES
 	return event->typed_owner &&
 	       READ_ONCE(event->typed_owner->state) != MODULE_STATE_LIVE;
+#else
+	return false;	/* The declaration is the kernel's */
+#endif
 }
 
 /*
