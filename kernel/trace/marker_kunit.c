@@ -1046,105 +1046,6 @@ static void marker_conflict_heals(struct kunit *test)
 			    "a notifier is unregistered once");
 }
 
-struct marker_kunit_walk {
-	unsigned int calls;
-	int stop;
-};
-
-static int marker_kunit_walk_site(const struct marker_site_info *info,
-				  void *data)
-{
-	struct marker_kunit_walk *w = data;
-
-	w->calls++;
-	return w->stop;
-}
-
-static int marker_kunit_walk_name(const struct marker_name_info *info,
-				  void *data)
-{
-	struct marker_kunit_walk *w = data;
-
-	w->calls++;
-	return w->stop;
-}
-
-/*
- * A callback's non-zero value ends a walk and is its result; a listing of
- * names without memory for its buffers is -ENOMEM and calls nothing.
- */
-static void marker_iterate_stops(struct kunit *test)
-{
-	struct marker_kunit_walk w = { .stop = 7 };
-	unsigned int nth;
-	int ret;
-
-	KUNIT_EXPECT_EQ(test, marker_iterate_sites(marker_kunit_walk_site, &w),
-			7);
-	KUNIT_EXPECT_EQ_MSG(test, w.calls, 1, "the first site's 7 ends the walk");
-	w.calls = 0;
-	KUNIT_EXPECT_EQ(test, marker_iterate_names(marker_kunit_walk_name, &w),
-			7);
-	KUNIT_EXPECT_EQ_MSG(test, w.calls, 1, "the first name's 7 ends the walk");
-
-	w.stop = 0;
-	for (nth = 1; nth <= 2; nth++) {
-		w.calls = 0;
-		marker_kunit_fail_alloc(test, nth);
-		ret = marker_iterate_names(marker_kunit_walk_name, &w);
-		KUNIT_EXPECT_TRUE_MSG(test, marker_kunit_alloc_done(test),
-				      "the listing's allocation %u", nth);
-		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
-		KUNIT_EXPECT_EQ(test, w.calls, 0);
-	}
-	w.calls = 0;
-	KUNIT_EXPECT_EQ(test, marker_iterate_names(marker_kunit_walk_name, &w),
-			0);
-	KUNIT_EXPECT_GT_MSG(test, w.calls, 1, "with memory, every name");
-}
-
-/*
- * The modules a name's listing gives: each once (a name that is only part
- * of another is a module of its own), and "..." ending a list that has no
- * room for the next; nothing comes after it.
- */
-static void marker_modules_listed(struct kunit *test)
-{
-	char modules[MARKER_MODULES_LEN] = "", full[MARKER_MODULES_LEN];
-	char name[MARKER_MODULES_LEN];
-	size_t len;
-	unsigned int i;
-
-	marker_add_module(modules, "vmlinux");
-	marker_add_module(modules, "mod_ab");
-	marker_add_module(modules, "mod_a");
-	marker_add_module(modules, "ab");
-	marker_add_module(modules, "mod_ab");
-	marker_add_module(modules, "vmlinux");
-	marker_add_module(modules, "ab");
-	KUNIT_EXPECT_STREQ(test, modules, "vmlinux,mod_ab,mod_a,ab");
-
-	for (i = 0; i < 32; i++) {
-		snprintf(name, sizeof(name), "marker_kunit_module_%u", i);
-		marker_add_module(modules, name);
-	}
-	len = strlen(modules);
-	KUNIT_EXPECT_LT(test, len, MARKER_MODULES_LEN);
-	KUNIT_EXPECT_GT(test, len, 4);
-	KUNIT_EXPECT_STREQ_MSG(test, modules + len - 4, ",...",
-			       "a full list ends with \"...\"");
-	strscpy(full, modules, sizeof(full));
-	marker_add_module(modules, "mod_b");
-	KUNIT_EXPECT_STREQ_MSG(test, modules, full, "nothing after \"...\"");
-
-	/* A first name with no room for itself and ",...". */
-	memset(name, 'm', sizeof(name) - 1);
-	name[sizeof(name) - 1] = '\0';
-	modules[0] = '\0';
-	marker_add_module(modules, name);
-	KUNIT_EXPECT_STREQ(test, modules, "...");
-}
-
 static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_register_errors),
 	KUNIT_CASE(marker_fires_with_values),
@@ -1163,8 +1064,6 @@ static struct kunit_case marker_registry_cases[] = {
 	KUNIT_CASE(marker_range_attach_without_memory),
 	KUNIT_CASE(marker_register_on_bad_format),
 	KUNIT_CASE(marker_conflict_heals),
-	KUNIT_CASE(marker_iterate_stops),
-	KUNIT_CASE(marker_modules_listed),
 	{}
 };
 
