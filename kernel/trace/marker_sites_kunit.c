@@ -1394,8 +1394,9 @@ static int marker_kunit_walk_name(const struct marker_name_info *info,
 }
 
 /*
- * The listings (marker_list.c). A callback's non-zero value ends a walk and is its result; a listing of
- * names without memory for its buffers is -ENOMEM and calls nothing.
+ * The listings (marker_list.c). A callback's non-zero value ends a
+ * walk and is its result; a listing of names without memory for its
+ * buffers is -ENOMEM and calls nothing.
  */
 static void marker_iterate_stops(struct kunit *test)
 {
