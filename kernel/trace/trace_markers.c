@@ -1665,7 +1665,7 @@ static bool marker_event_ftrace_typed(const struct marker_event *event)
  * until disabled. Called with event_mutex held: the module stays while
  * @event->typed is set (marker_events_module_notify()).
  */
-static bool marker_event_owner_coming(const struct marker_event *event)
+static bool marker_event_owner_not_live(const struct marker_event *event)
 {
 #ifdef CONFIG_MODULES
 	return event->typed_owner &&
@@ -1749,7 +1749,7 @@ static int marker_event_reg(struct trace_event_call *call,
 	switch (type) {
 	case TRACE_REG_REGISTER:
 		if (marker_event_ftrace_typed(event) &&
-		    !marker_event_owner_coming(event))
+		    !marker_event_owner_not_live(event))
 			return marker_event_register_typed(event, data);
 		return marker_probe_register(event->name, event->format,
 					     marker_event_probe_of(event), data);
@@ -1777,7 +1777,7 @@ static int marker_event_reg(struct trace_event_call *call,
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
 		/* The declaration's recorder, as for ftrace, pid rule or not */
-		if (event->typed && !marker_event_owner_coming(event))
+		if (event->typed && !marker_event_owner_not_live(event))
 			return marker_event_register_typed(event,
 							   marker_event_perf_data(event));
 		return marker_probe_register(event->name, event->format,
