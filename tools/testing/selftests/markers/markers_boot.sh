@@ -9,8 +9,11 @@
 # instance it was given for, a marker's name alone as well as
 # markers:<name>, without a "Failed to enable" warning for an entry that
 # enabled a marker event, and with one, once, for the entry that matched
-# no event. Runs before the other shell tests reset tracing; ends with the
-# instance removed and every marker event disabled.
+# no event. With "bootconfig", the boot config markers_boot.bconf (which
+# harness/build-initramfs appends to the initramfs) must have been applied
+# to the marker events too: its instance made, its event filtered and
+# enabled there. Runs before the other shell tests reset tracing; ends with
+# the instances removed and every marker event disabled.
 
 set -u
 . "$(dirname "$0")/markers_lib.sh"
@@ -19,6 +22,11 @@ INSTANCE=markers_boot
 INSTANCE_ARG=trace_instance=$INSTANCE,markers:sched_process_exit,futex_requeue
 EVENT_ARG=trace_event=futex_unlock_pi,markers:no_such_marker
 INST=$TRACEFS/instances/$INSTANCE
+# markers_boot.bconf's instance, and its filter on sched_process_exit:
+# exit status 42
+BCONF_INSTANCE=markers_bconf
+BCONF_INST=$TRACEFS/instances/$BCONF_INSTANCE
+BCONF_FILTER="exit_code == 10752"
 
 # booted_with ARG: ARG is a word of the kernel command line.
 booted_with() {
@@ -84,6 +92,42 @@ test_instance() {
 			"$(grep sched_process_exit "$INST/trace" | tail -n 3)"
 }
 
+# The boot config's instance: markers:sched_process_exit filtered and
+# enabled there as the boot config says, so that it records the exit of a
+# child whose status is 42 and not that of one whose status is 0.
+test_bootconfig() {
+	local pid42 pid0 got
+
+	grep -qF "ftrace.instance.$BCONF_INSTANCE.event.markers.sched_process_exit" \
+		/proc/bootconfig ||
+		fail "/proc/bootconfig holds no markers_boot.bconf:" \
+			"$(head -n 5 /proc/bootconfig)" || return 1
+	[ -d "$BCONF_INST" ] || fail "no instance $BCONF_INSTANCE" || return 1
+	expect_enable "$BCONF_INST" sched_process_exit 1
+	got=$(cat "$BCONF_INST/events/markers/sched_process_exit/filter")
+	[ "$got" = "$BCONF_FILTER" ] ||
+		fail "$BCONF_INSTANCE's sched_process_exit filter reads '$got'," \
+			"expected '$BCONF_FILTER'"
+	: >"$BCONF_INST/trace"
+	: >"$INST/trace"
+	sh -c 'exit 42' &
+	pid42=$!
+	wait $pid42
+	sh -c 'exit 0' &
+	pid0=$!
+	wait $pid0
+	# The instance of trace_instance= records both: wait for the later
+	wait_for 10 grep -q "sched_process_exit: pid=$pid0 tgid=$pid0 " "$INST/trace" ||
+		fail "instance $INSTANCE recorded no exit of pid $pid0" || return 1
+	wait_for 10 grep -q "sched_process_exit: pid=$pid42 tgid=$pid42 .*exit_code=10752" \
+		"$BCONF_INST/trace" ||
+		fail "instance $BCONF_INSTANCE recorded no exit of pid $pid42:" \
+			"$(grep sched_process_exit "$BCONF_INST/trace" | tail -n 3)"
+	! grep -q "sched_process_exit: pid=$pid0 " "$BCONF_INST/trace" ||
+		fail "instance $BCONF_INSTANCE recorded the exit of pid $pid0," \
+			"which its filter leaves out"
+}
+
 # markers:no_such_marker: told of once, after the marker events were made.
 test_no_match() {
 	expect_warnings 1 markers:no_such_marker
@@ -112,12 +156,22 @@ top_enable=${top_enable% }
 
 # Not require(): it resets tracing, which would undo what is checked here.
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 4
 # The first test checks the top level as the boot left it.
 run_test "trace_event=<marker name> enables markers:<name>, no warning" \
 	test_name_alone
 run_test "trace_instance= enables marker events in its instance alone" \
 	test_instance
+if ! booted_with bootconfig; then
+	skip_test "a boot config enables marker events in its instance" \
+		"booted without bootconfig"
+elif [ ! -e /proc/bootconfig ]; then
+	skip_test "a boot config enables marker events in its instance" \
+		"no /proc/bootconfig (CONFIG_BOOT_CONFIG)"
+else
+	run_test "a boot config enables marker events in its instance" \
+		test_bootconfig
+fi
 if [ "$boot_log" = 1 ]; then
 	run_test "a boot-time entry that matches no event is warned of once" \
 		test_no_match
@@ -127,4 +181,9 @@ else
 fi
 echo 0 >"$INST/events/markers/enable" 2>/dev/null
 rmdir "$INST" 2>/dev/null || ktap_print_msg "cannot remove instance $INSTANCE"
+if [ -d "$BCONF_INST" ]; then
+	echo 0 >"$BCONF_INST/events/markers/enable" 2>/dev/null
+	rmdir "$BCONF_INST" 2>/dev/null ||
+		ktap_print_msg "cannot remove instance $BCONF_INSTANCE"
+fi
 markers_finished
