@@ -5,7 +5,9 @@
  *
  * The marker_benchmark module defines markers and, in marker_benchmark.h,
  * tracepoints with the same three int arguments, and measures both side by
- * side when it loads. This file holds the measured sites and their loops,
+ * side when asked, once its init has returned (a module's typed events
+ * enabled while its init runs take the face's varargs probes, which the
+ * table shows in a row of its own). This file holds the measured sites and their loops,
  * the probes, the cost of a disabled site, of a side-effecting argument at
  * a disabled site, of one and two empty probes and of a probe that reads
  * its arguments, the trace event recorded into the ring buffer, the table
@@ -26,16 +28,17 @@
  * idles, the virtual time that passes; their sync rounds are counted as
  * function-call IPIs and their grace periods as well.
  *
- * The debugfs file marker_benchmark/registration measures registration
- * again on each read, for the marker sites loaded by then, e.g. after
- * loading a module with thousands more. marker_benchmark/measure
- * measures a site's loop with whatever a user program attached to it
+ * Writing "table" to the debugfs file marker_benchmark/measure measures
+ * and prints the table. marker_benchmark/registration measures
+ * registration again on each read, for the marker sites loaded by then,
+ * e.g. after loading a module with thousands more. marker_benchmark/measure
+ * also measures a site's loop with whatever a user program attached to it
  * meanwhile (BPF programs, harness/bench-bpf.c) and prints rows of the
  * figures (marker_bench_measure_write()).
  *
- * No figure is judged: the module fails to load only when something does
- * not work, such as a disabled marker evaluating its arguments, a probe
- * not seeing the arguments of its site, or a registration failing.
+ * No figure is judged: the table fails only when something does not work,
+ * such as a disabled marker evaluating its arguments, a probe not seeing
+ * the arguments of its site, or a registration failing.
  *
  * See "Benchmark" in Documentation/trace/markers.rst.
  */
@@ -645,6 +648,12 @@ static int marker_bench_events_str(void)
 	return 0;
 }
 
+/*
+ * The typed event's cost per hit, enabled while the module's init ran
+ * (marker_bench_init()): it records through the face's varargs probe.
+ */
+static s64 marker_bench_typed_in_init = MARKER_BENCH_NA;
+
 /* A hit recorded into the ring buffer, the events enabled as tracefs does. */
 static int marker_bench_events(void)
 {
@@ -683,6 +692,9 @@ static int marker_bench_events(void)
 	marker_bench_row(NULL,
 			 "tracefs event into the ring buffer, 20-byte record: mark_<name>()",
 			 tp, typed);
+	marker_bench_row(NULL,
+			 "tracefs event into the ring buffer, 20-byte record: mark_<name>(), enabled while its module's init runs",
+			 tp, marker_bench_typed_in_init);
 	return marker_bench_events_str();
 }
 
@@ -701,6 +713,42 @@ static int marker_bench_registration_show(struct seq_file *m, void *v)
 	return ret;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_bench_registration);
+
+/*
+ * Measure and print the table: the calibration line, then every row.
+ * Caller holds marker_bench_mutex. Context: process.
+ */
+static int marker_bench_table(void)
+{
+	int ret;
+
+	marker_bench_calibrate();
+	pr_info("instructions (cycles) per hit net of the empty loop, %u hits, least of %u runs:\n",
+		loops, runs);
+	pr_info("| measure | tracepoint | marker | marker/tracepoint |\n");
+	pr_info("|---|---|---|---|\n");
+	ret = marker_bench_disabled();
+	if (!ret)
+		ret = marker_bench_enabled();
+	if (!ret)
+		ret = marker_bench_checked();
+	if (!ret)
+		ret = marker_bench_events();
+	if (!ret)
+		ret = marker_bench_registration(NULL);
+	marker_bench_gp_count_start();
+	if (!ret)
+		ret = marker_bench_points();
+	if (!ret)
+		ret = marker_bench_systems();
+	marker_bench_gp_count_stop();
+	if (ret) {
+		pr_err("benchmark failed: %d\n", ret);
+		return ret;
+	}
+	pr_info("done\n");
+	return 0;
+}
 
 /* ---- Measures on request, for what user space attaches ---- */
 
@@ -751,6 +799,7 @@ static int marker_bench_probe_set(const char *name, unsigned int set)
  * mark_marker_bench_typed()), net of the empty loop as every per-hit
  * figure, into SLOT; "row TP MK MEASURE": the table's row MEASURE of the
  * figures in slots TP and MK, to the kernel log as the module's rows;
+ * "table": the whole table, to the kernel log (marker_bench_table());
  * "probe LOOP 1" (or 0): attach (detach) an empty probe to LOOP's site,
  * the tracepoint's or one with a format (what the events of trace_mark()
  * markers attach), to measure by hand what a path is made of (make bench
@@ -774,7 +823,11 @@ static ssize_t marker_bench_measure_write(struct file *file,
 	strim(buf);
 
 	mutex_lock(&marker_bench_mutex);
-	if (sscanf(buf, "measure %u %15s", &slot, name) == 2 &&
+	if (!strcmp(buf, "table")) {
+		n = marker_bench_table();
+		if (n)
+			ret = n;
+	} else if (sscanf(buf, "measure %u %15s", &slot, name) == 2 &&
 	    slot < MARKER_BENCH_SLOTS) {
 		for (i = 0; i < ARRAY_SIZE(marker_bench_loops); i++)
 			if (!strcmp(name, marker_bench_loops[i].name))
@@ -806,37 +859,19 @@ static const struct file_operations marker_bench_measure_fops = {
 
 static int __init marker_bench_init(void)
 {
-	int ret;
-
 	if (!loops || !runs)
 		return -EINVAL;
-	mutex_lock(&marker_bench_mutex);
-	marker_bench_calibrate();
-	pr_info("instructions (cycles) per hit net of the empty loop, %u hits, least of %u runs:\n",
-		loops, runs);
-	pr_info("| measure | tracepoint | marker | marker/tracepoint |\n");
-	pr_info("|---|---|---|---|\n");
-	ret = marker_bench_disabled();
-	if (!ret)
-		ret = marker_bench_enabled();
-	if (!ret)
-		ret = marker_bench_checked();
-	if (!ret)
-		ret = marker_bench_events();
-	if (!ret)
-		ret = marker_bench_registration(NULL);
-	marker_bench_gp_count_start();
-	if (!ret)
-		ret = marker_bench_points();
-	if (!ret)
-		ret = marker_bench_systems();
-	marker_bench_gp_count_stop();
-	mutex_unlock(&marker_bench_mutex);
-	if (ret) {
-		pr_err("benchmark failed: %d\n", ret);
-		return ret;
+	/*
+	 * The one measure taken while this module's init runs: the table is
+	 * measured on request, once the module is live.
+	 */
+	if (IS_ENABLED(CONFIG_MARKERS_TRACE)) {
+		mutex_lock(&marker_bench_mutex);
+		marker_bench_typed_in_init =
+			marker_bench_event_per_hit("markers", "marker_bench_typed",
+						   marker_bench_loop_typed);
+		mutex_unlock(&marker_bench_mutex);
 	}
-	pr_info("done\n");
 
 	marker_bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("registration", 0444, marker_bench_dir, NULL,
