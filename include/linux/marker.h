@@ -17,7 +17,6 @@
  */
 
 #include <linux/compiler.h>
-#include <linux/context_tracking.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -319,29 +318,25 @@ static inline __printf(2, 3) void __marker_check_format(const char *name,
 void __marker_probe_call(const struct marker *marker, ...);
 
 /*
- * May a site call its probes on this CPU now? Not where RCU is not
- * watching (probe arrays are RCU-protected), nor on a CPU that is not
- * online yet, as tracepoints. The one rule of every site, mark_<name>()
- * and trace_mark() alike. Preemption disabled; any context.
+ * May a site call its probes on this CPU now? Not on a CPU that is not
+ * online yet, as tracepoints. RCU must be watching wherever a site is
+ * (probe arrays are RCU-protected): as tracepoints, that is the site's
+ * placement to get right, not a test every hit pays; a lockdep kernel
+ * checks it at every site (__marker_rcu_check()) and there also calls
+ * nothing where RCU is not watching. The one rule of every site,
+ * mark_<name>() and trace_mark() alike. Preemption disabled; any context.
  */
 static __always_inline bool marker_probes_may_run(void)
 {
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	/* rcu_is_watching_curr_cpu() in one per-CPU load. */
-	if (unlikely(!(raw_cpu_read(context_tracking.state.counter) &
-		       CT_RCU_WATCHING)))
+	if (IS_ENABLED(CONFIG_LOCKDEP) && unlikely(!rcu_is_watching()))
 		return false;
-#else
-	if (unlikely(!rcu_is_watching()))
-		return false;
-#endif
 	return likely(cpu_online(raw_smp_processor_id()));
 }
 
 /*
  * With lockdep, every site, enabled or not, warns once if it is reached
- * where RCU is not watching, as a tracepoint does: its probes would be
- * skipped there.
+ * where RCU is not watching, as a tracepoint does: a site must not be
+ * there (its probes are skipped there with lockdep only).
  */
 #define __marker_rcu_check(id)						\
 	RCU_LOCKDEP_WARN(!rcu_is_watching(),				\

@@ -70,9 +70,9 @@ void __marker_call_varargs(const struct marker_probe *p, ...);
 /*
  * Context: the site's. Calls the only typed probe directly, or the
  * marker's iterator (__marker_iter_<name>) when there are several probes
- * or probes with a format; the registry switches the static call. Where
- * RCU is not watching or the CPU is not online, nothing is called, as
- * from a trace_mark() site. A module's site calls the static call's
+ * or probes with a format; the registry switches the static call. On a
+ * CPU not online (and with lockdep where RCU is not watching), nothing is
+ * called, as from a trace_mark() site (marker_probes_may_run()). A module's site calls the static call's
  * trampoline (its key is not exported); without static calls, a site
  * calls the iterator, which serves any array, as tracepoints do.
  */

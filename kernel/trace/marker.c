@@ -78,9 +78,9 @@ DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
  *
  * Reached from an enabled site's out-of-line block with the site's
  * arguments. Context: any — task, softirq, hard IRQ, NMI, with the runqueue
- * lock held. Takes no locks, allocates nothing. Calls nothing where RCU is
- * not watching or on a CPU not online yet (marker_probes_may_run(), the
- * rule of typed sites too). A probe that fires a marker
+ * lock held, never where RCU is not watching (a lockdep kernel warns at
+ * such a site). Takes no locks, allocates nothing. Calls nothing on a CPU
+ * not online yet (marker_probes_may_run(), the rule of typed sites too). A probe that fires a marker
  * in the same context (task, softirq, IRQ or NMI) on this CPU is not called
  * again; such events are counted in marker_recursion_drops.
  */

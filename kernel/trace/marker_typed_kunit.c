@@ -884,12 +884,14 @@ static noinline void marker_kunit_fire_rcu_idle(int a)
 }
 
 /*
- * Neither a mark_<name>() site nor a trace_mark() site calls probes where
- * RCU is not watching: the probe arrays are RCU-protected.
+ * With lockdep, neither a mark_<name>() site nor a trace_mark() site calls
+ * probes where RCU is not watching (the probe arrays are RCU-protected);
+ * without, no site tests it, as no tracepoint does: a site must not be
+ * there, which lockdep reports.
  */
 static void marker_rcu_idle_skipped(struct kunit *test)
 {
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && defined(CONFIG_LOCKDEP)
 	struct marker_kunit_typed_seen t = { };
 	struct marker_kunit_seen seen = { };
 
@@ -916,7 +918,7 @@ static void marker_rcu_idle_skipped(struct kunit *test)
 						marker_kunit_count, &seen));
 	marker_synchronize_unregister();
 #else
-	kunit_skip(test, "needs CONFIG_CONTEXT_TRACKING_IDLE (tree RCU)");
+	kunit_skip(test, "needs CONFIG_CONTEXT_TRACKING_IDLE (tree RCU) and CONFIG_LOCKDEP");
 #endif
 }
 
