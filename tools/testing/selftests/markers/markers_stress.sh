@@ -294,8 +294,9 @@ row "module load/unload cycles" "$loads (errors $load_errors)"
 row "module: probe calls / events read" "$mod_calls / $rec_mod (enabled $enabled)"
 row "module: perf stat count" "$perf_count"
 row "C: burst fired / probe calls" "$c_fired / $c_calls (recursion drops $c_drops)"
+c_sum=$((c_recorded + c_overrun + c_lost))
 row "C: recorded + overrun + refused" \
-	"$c_recorded + $c_overrun + $c_lost = $((c_recorded + c_overrun + c_lost)) (entries $c_entries)"
+	"$c_recorded + $c_overrun + $c_lost = $c_sum (entries $c_entries)"
 row "sites checked / bad (all off)" "$(echo "$sites_off" | tr ' ' /)"
 row "sites checked / bad (hot on)" "$(echo "$sites_on" | tr ' ' /)"
 
