@@ -167,8 +167,10 @@ int marker_probe_unregister_batch(const struct marker_probe_request *reqs,
  *	patcher); it is left alone until it holds markers' code again
  * @state: as listings print it: "conflict", "init-freed", "busy",
  *	"enabled" or "disabled"
- * @bytes: the site's instruction in memory order (x86: a 5-byte NOP or a
- *	JMP; arm64: a NOP or B), read with the marker mutex held
+ * @size: the site's length in bytes (x86: 2 or 5; arm64: 4), 0 without
+ *	patchable sites
+ * @bytes: the site's instruction in memory order (x86: a NOP or a JMP;
+ *	arm64: a NOP or B), read with the marker mutex held
  * @nr_bytes: how many of @bytes there are: 0 without patchable sites or
  *	for a site whose init text is gone
  */
@@ -181,6 +183,7 @@ struct marker_site_info {
 	bool init_freed;
 	bool busy;
 	const char *state;
+	unsigned int size;
 	unsigned int nr_bytes;
 	u8 bytes[MARKER_SITE_BYTES_MAX];
 };

@@ -101,7 +101,8 @@ static int marker_site_prepare(struct marker_range *r, unsigned int i,
 {
 	const struct marker_site *s = r->sorted[i];
 	unsigned long code = marker_site_code(s);
-	u8 found[MARKER_SITE_SIZE];
+	unsigned int size = marker_site_size(s);
+	u8 found[MARKER_SITE_SIZE_MAX];
 	struct marker_entry *e;
 
 	if (marker_range_init_freed(r, code))
@@ -118,11 +119,10 @@ static int marker_site_prepare(struct marker_range *r, unsigned int i,
 	if (e)
 		e->busy = true;
 	if (!test_and_set_bit(i, r->busy)) {
-		if (copy_from_kernel_nofault(found, (void *)code, sizeof(found)))
-			memset(found, 0, sizeof(found));
+		if (copy_from_kernel_nofault(found, (void *)code, size))
+			memset(found, 0, size);
 		pr_warn("site %pS of marker %s holds %*ph, not markers' code: busy, left alone\n",
-			(void *)code, marker_site_marker(s)->name,
-			(int)sizeof(found), found);
+			(void *)code, marker_site_marker(s)->name, size, found);
 	}
 	return -EBUSY;
 }
@@ -258,7 +258,7 @@ static bool marker_site_reserved(const struct marker_site *s,
 	unsigned long code = marker_site_code(s);
 	unsigned long target = marker_site_target(s);
 
-	return (code <= end && start < code + MARKER_SITE_SIZE) ||
+	return (code <= end && start < code + marker_site_size(s)) ||
 	       (start <= target && target <= end);
 }
 
@@ -580,7 +580,9 @@ int marker_range_iterate_sites(struct marker_range *r, marker_site_func_t fn,
 	unsigned int i;
 	int ret;
 
-	BUILD_BUG_ON(MARKER_SITE_SIZE > MARKER_SITE_BYTES_MAX);
+	BUILD_BUG_ON(MARKER_SITE_SIZE_MAX > MARKER_SITE_BYTES_MAX);
+	/* The low bits of a site's marker offset are its flags. */
+	BUILD_BUG_ON(__alignof__(struct marker) <= MARKER_SITE_FLAGS);
 	info.mod = r->mod;
 	for (i = 0; i < r->nr_sites; i++) {
 		s = r->sorted[i];
@@ -591,11 +593,12 @@ int marker_range_iterate_sites(struct marker_range *r, marker_site_func_t fn,
 		info.init_freed = marker_range_init_freed(r, info.code);
 		info.busy = test_bit(i, r->busy);
 		info.state = marker_site_state(&info);
+		info.size = marker_site_size(s);
 		info.nr_bytes = 0;
 		if (!info.init_freed &&
 		    !copy_from_kernel_nofault(info.bytes, (void *)info.code,
-					      MARKER_SITE_SIZE))
-			info.nr_bytes = MARKER_SITE_SIZE;
+					      info.size))
+			info.nr_bytes = info.size;
 		ret = fn(&info, data);
 		if (ret)
 			return ret;

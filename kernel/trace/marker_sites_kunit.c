@@ -90,30 +90,45 @@ static void marker_batch_belongs_to_caller(struct kunit *test)
 #include <trace/events/csd.h>
 #include <asm/text-patching.h>
 
-/* A disabled site: the 5-byte NOP. */
-#define marker_kunit_nop	x86_nops[MARKER_SITE_SIZE]
+/* A disabled site of @size bytes: the NOP of that length. */
+static const u8 *marker_kunit_nop(unsigned int size)
+{
+	return x86_nops[size];
+}
 
-/* An instruction markers never write: DS-prefixed 4-byte NOP. */
-static const u8 marker_kunit_foreign[MARKER_SITE_SIZE] = {
+/*
+ * Instructions markers never write, one per site size: DS-prefixed
+ * 1-byte and 4-byte NOPs.
+ */
+static const u8 marker_kunit_foreign2[JMP8_INSN_SIZE] = { 0x3e, 0x90 };
+static const u8 marker_kunit_foreign5[JMP32_INSN_SIZE] = {
 	0x3e, 0x0f, 0x1f, 0x40, 0x00
 };
 
-/* Where the instruction at @code jumps if it is JMP rel32, else 0. */
+static const u8 *marker_kunit_foreign(unsigned int size)
+{
+	return size == JMP8_INSN_SIZE ? marker_kunit_foreign2 : marker_kunit_foreign5;
+}
+
+/* Where the instruction at @code jumps if it is JMP rel8 or rel32, else 0. */
 static unsigned long marker_kunit_jmp_target(unsigned long code)
 {
 	const u8 *insn = (const u8 *)code;
 	s32 rel;
 
-	if (insn[0] != 0xe9)
+	if (insn[0] == JMP8_INSN_OPCODE)
+		return code + JMP8_INSN_SIZE + (s8)insn[1];
+	if (insn[0] != JMP32_INSN_OPCODE)
 		return 0;
 	memcpy(&rel, insn + 1, sizeof(rel));
-	return code + MARKER_SITE_SIZE + rel;
+	return code + JMP32_INSN_SIZE + rel;
 }
 
-static void marker_kunit_poke(unsigned long code, const void *bytes)
+static void marker_kunit_poke(unsigned long code, unsigned int size,
+			      const void *bytes)
 {
 	mutex_lock(&text_mutex);
-	text_poke_bp((void *)code, bytes, MARKER_SITE_SIZE, marker_kunit_nop);
+	text_poke_bp((void *)code, bytes, size, x86_nops[size]);
 	mutex_unlock(&text_mutex);
 }
 
@@ -161,6 +176,30 @@ static unsigned long marker_kunit_call_ipis(void)
 
 /* text_poke_finish() patches its queue with three sync rounds. */
 #define MARKER_KUNIT_BATCH_IPIS_MAX(others)	(2 * 3 * (others))
+
+/*
+ * The lengths of a site whose block is a short jump away and of one whose
+ * block is not: 2 and 5 bytes where objtool turns the assembler's choice of
+ * jump into the site's NOP, 5 bytes for both otherwise.
+ */
+#ifdef CONFIG_HAVE_JUMP_LABEL_HACK
+#define MARKER_KUNIT_NEAR_SIZE	JMP8_INSN_SIZE
+#else
+#define MARKER_KUNIT_NEAR_SIZE	JMP32_INSN_SIZE
+#endif
+#define MARKER_KUNIT_FAR_SIZE	JMP32_INSN_SIZE
+
+/* arch_marker_site_enabled(), with 128 bytes of NOPs after the site. */
+static __always_inline bool marker_kunit_far_enabled(struct marker *marker)
+{
+	asm goto("1: " MARKER_SITE_INSN "\n2:\n\t"
+		 ".skip 128, 0x90\n\t"
+		 MARKER_SITE_ENTRY_FLAGS(MARKER_SITE_LENGTH_FLAGS)
+		 : : "i" (marker) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
 #endif /* CONFIG_X86 */
 
 #ifdef CONFIG_ARM64
@@ -176,13 +215,24 @@ static unsigned long marker_kunit_call_ipis(void)
  * A64 instructions, little-endian in memory: NOP, and YIELD, a hint that
  * markers never write.
  */
-static const u8 marker_kunit_nop[MARKER_SITE_SIZE] = {
+static const u8 marker_kunit_nop4[AARCH64_INSN_SIZE] = {
 	0x1f, 0x20, 0x03, 0xd5
 };
 
-static const u8 marker_kunit_foreign[MARKER_SITE_SIZE] = {
+static const u8 marker_kunit_foreign4[AARCH64_INSN_SIZE] = {
 	0x3f, 0x20, 0x03, 0xd5
 };
+
+/* Every site is one instruction: @size is always AARCH64_INSN_SIZE. */
+static const u8 *marker_kunit_nop(unsigned int size)
+{
+	return marker_kunit_nop4;
+}
+
+static const u8 *marker_kunit_foreign(unsigned int size)
+{
+	return marker_kunit_foreign4;
+}
 
 /* Where the instruction at @code branches if it is B, else 0. */
 static unsigned long marker_kunit_jmp_target(unsigned long code)
@@ -195,7 +245,8 @@ static unsigned long marker_kunit_jmp_target(unsigned long code)
 }
 
 /* As a kprobe is armed: with every other CPU stopped. */
-static void marker_kunit_poke(unsigned long code, const void *bytes)
+static void marker_kunit_poke(unsigned long code, unsigned int size,
+			      const void *bytes)
 {
 	void *addr = (void *)code;
 	u32 insn = get_unaligned_le32(bytes);
@@ -241,12 +292,18 @@ static unsigned long marker_kunit_call_ipis(void)
 
 /* One kick_all_cpus_sync() per batch; room for a stray IPI or two. */
 #define MARKER_KUNIT_BATCH_IPIS_MAX(others)	(4 * (others))
+
+/* B reaches 128 MiB: every site is one instruction, near block or far. */
+#define MARKER_KUNIT_NEAR_SIZE	AARCH64_INSN_SIZE
+#define MARKER_KUNIT_FAR_SIZE	AARCH64_INSN_SIZE
+#define marker_kunit_far_enabled(marker)	arch_marker_site_enabled(marker)
 #endif /* CONFIG_ARM64 */
 
 struct marker_kunit_site {
 	const char *name;
 	unsigned long code;
 	unsigned long target;
+	unsigned int size;
 	bool enabled;
 	bool busy;
 	unsigned int found;
@@ -261,6 +318,7 @@ static int marker_kunit_find_site(const struct marker_site_info *info,
 		return 0;
 	site->code = info->code;
 	site->target = info->target;
+	site->size = info->size;
 	site->enabled = info->enabled;
 	site->busy = info->busy;
 	site->found++;
@@ -298,10 +356,62 @@ static void marker_kunit_get_site(struct kunit *test,
 	KUNIT_ASSERT_EQ_MSG(test, site->found, 1, "one site named %s", name);
 }
 
+static int marker_kunit_find_size(const struct marker_site_info *info,
+				  void *data)
+{
+	struct marker_kunit_site *site = data;
+
+	if (info->code != site->code)
+		return 0;
+	site->size = info->size;
+	return 1;
+}
+
+/* The length of the site at @code, as its entry gives it. */
+static unsigned int marker_kunit_size(unsigned long code)
+{
+	struct marker_kunit_site site = { .code = code };
+
+	marker_iterate_sites(marker_kunit_find_size, &site);
+	WARN_ON(!site.size);
+	return site.size;
+}
+
+/* Write the bytes markers never write over the site at @code. */
+static void marker_kunit_poke_foreign(unsigned long code)
+{
+	unsigned int size = marker_kunit_size(code);
+
+	marker_kunit_poke(code, size, marker_kunit_foreign(size));
+}
+
+static void marker_kunit_poke_nop(unsigned long code)
+{
+	unsigned int size = marker_kunit_size(code);
+
+	marker_kunit_poke(code, size, marker_kunit_nop(size));
+}
+
+static void marker_kunit_expect_nop_msg(struct kunit *test, unsigned long code,
+					const char *msg)
+{
+	unsigned int size = marker_kunit_size(code);
+
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_nop(size), size,
+			       "%s", msg);
+}
+
 static void marker_kunit_expect_nop(struct kunit *test, unsigned long code)
 {
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_nop,
-			       MARKER_SITE_SIZE, "a disabled site holds the NOP");
+	marker_kunit_expect_nop_msg(test, code, "a disabled site holds the NOP");
+}
+
+static void marker_kunit_expect_foreign(struct kunit *test, unsigned long code)
+{
+	unsigned int size = marker_kunit_size(code);
+
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_foreign(size),
+			       size, "the foreign bytes are left alone");
 }
 
 static void marker_kunit_expect_jmp(struct kunit *test, unsigned long code,
@@ -400,11 +510,11 @@ static void marker_site_kprobe_refused(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code,
 						     (void *)site.code));
 	KUNIT_EXPECT_TRUE(test,
-			  marker_text_reserved((void *)site.code + MARKER_SITE_SIZE - 1,
-					       (void *)site.code + MARKER_SITE_SIZE - 1));
+			  marker_text_reserved((void *)site.code + site.size - 1,
+					       (void *)site.code + site.size - 1));
 	KUNIT_EXPECT_FALSE(test,
-			   marker_text_reserved((void *)site.code + MARKER_SITE_SIZE,
-						(void *)site.code + MARKER_SITE_SIZE));
+			   marker_text_reserved((void *)site.code + site.size,
+						(void *)site.code + site.size));
 
 	kp.addr = (kprobe_opcode_t *)site.code;
 	ret = register_kprobe(&kp);
@@ -424,22 +534,21 @@ static void marker_site_busy(struct kunit *test)
 
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	marker_kunit_expect_nop(test, site.code);
-	marker_kunit_poke(site.code, marker_kunit_foreign);
+	marker_kunit_poke_foreign(site.code);
 
 	KUNIT_EXPECT_EQ_MSG(test, -EBUSY,
 			    marker_probe_register("marker_kunit_values",
 						  MARKER_KUNIT_FMT,
 						  marker_kunit_probe, &seen),
 			    "a marker whose only site is changed by someone else is -EBUSY");
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
-			       MARKER_SITE_SIZE, "the foreign bytes are left alone");
+	marker_kunit_expect_foreign(test, site.code);
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_FALSE_MSG(test, site.enabled, "the marker stays off");
 	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
 	marker_kunit_fire(1, 2, "busy");
 	KUNIT_EXPECT_EQ(test, seen.calls, 0);
 
-	marker_kunit_poke(site.code, marker_kunit_nop);
+	marker_kunit_poke_nop(site.code);
 	KUNIT_ASSERT_EQ_MSG(test, 0,
 			    marker_probe_register("marker_kunit_values",
 						  MARKER_KUNIT_FMT,
@@ -453,6 +562,179 @@ static void marker_site_busy(struct kunit *test)
 			marker_probe_unregister("marker_kunit_values",
 						marker_kunit_probe, &seen));
 	marker_synchronize_unregister();
+}
+
+/* A site whose out-of-line block is its function's only other code. */
+static noinline void marker_kunit_fire_short(int n)
+{
+	trace_mark(marker_kunit_short, "n %d", n);
+}
+
+/*
+ * A site with more code between it and its block than a short jump
+ * reaches, whatever the compiler's layout (with -Os it puts a block right
+ * after its site): trace_mark()'s site, with that code inside the asm.
+ */
+static noinline void marker_kunit_fire_far(int n)
+{
+	__MARKER_SITE(marker_kunit_far, "n %d", NULL, 0);
+	if (marker_kunit_far_enabled(&__marker_marker_kunit_far))
+		__marker_probe_call(&__marker_marker_kunit_far, n);
+}
+
+/* A site of known length, for the cases each length must pass. */
+struct marker_kunit_sized {
+	const char *name;
+	unsigned int size;
+	void (*fire)(int n);
+};
+
+static const struct marker_kunit_sized marker_kunit_sized_sites[] = {
+	{ "marker_kunit_short", MARKER_KUNIT_NEAR_SIZE, marker_kunit_fire_short },
+	{ "marker_kunit_far", MARKER_KUNIT_FAR_SIZE, marker_kunit_fire_far },
+};
+
+KUNIT_ARRAY_PARAM_DESC(marker_kunit_sized, marker_kunit_sized_sites, name);
+
+/* The case's site, which must have the length the case is for. */
+static const struct marker_kunit_sized *
+marker_kunit_get_sized(struct kunit *test, struct marker_kunit_site *site)
+{
+	const struct marker_kunit_sized *p = test->param_value;
+
+	marker_kunit_get_site(test, site, p->name);
+	KUNIT_ASSERT_EQ_MSG(test, site->size, p->size,
+			    "%s is a %u-byte site", p->name, p->size);
+	return p;
+}
+
+/* A counting probe on the case's marker: its site jumps to its block. */
+static void marker_kunit_sized_on(struct kunit *test,
+				  const struct marker_kunit_sized *p,
+				  const struct marker_kunit_site *site,
+				  struct marker_kunit_seen *seen)
+{
+	KUNIT_EXPECT_EQ_MSG(test, 0,
+			    marker_probe_register(p->name, "n %d",
+						  marker_kunit_count, seen),
+			    "the site of %s can be enabled", p->name);
+	marker_kunit_expect_jmp(test, site->code, site->target);
+}
+
+/* The probe gone again: the site is back to its NOP. */
+static void marker_kunit_sized_off(struct kunit *test,
+				   const struct marker_kunit_sized *p,
+				   const struct marker_kunit_site *site,
+				   struct marker_kunit_seen *seen)
+{
+	KUNIT_EXPECT_EQ(test, 0,
+			marker_probe_unregister(p->name, marker_kunit_count,
+						seen));
+	marker_synchronize_unregister();
+	marker_kunit_expect_nop(test, site->code);
+}
+
+/*
+ * A site of each length holding foreign bytes is busy: its only marker
+ * cannot be enabled (-EBUSY) and the bytes are left alone; once it holds
+ * its NOP again it is patched to the jump of its length.
+ */
+static void marker_site_sized_busy(struct kunit *test)
+{
+	const struct marker_kunit_sized *p;
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+
+	p = marker_kunit_get_sized(test, &site);
+	marker_kunit_expect_nop(test, site.code);
+	marker_kunit_poke_foreign(site.code);
+	KUNIT_EXPECT_EQ_MSG(test, -EBUSY,
+			    marker_probe_register(p->name, "n %d",
+						  marker_kunit_count, &seen),
+			    "a marker whose only site holds foreign bytes is -EBUSY");
+	marker_kunit_expect_foreign(test, site.code);
+	marker_kunit_get_site(test, &site, p->name);
+	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
+	p->fire(1);
+	KUNIT_EXPECT_EQ(test, seen.calls, 0);
+
+	marker_kunit_poke_nop(site.code);
+	marker_kunit_sized_on(test, p, &site, &seen);
+	p->fire(2);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	marker_kunit_sized_off(test, p, &site, &seen);
+}
+
+/* Kprobes are kept off every byte of a site of each length, and no more. */
+static void marker_site_sized_reserved(struct kunit *test)
+{
+	struct marker_kunit_site site;
+	unsigned long after;
+
+	marker_kunit_get_sized(test, &site);
+	after = site.code + site.size;
+	KUNIT_EXPECT_TRUE(test, marker_text_reserved((void *)site.code,
+						     (void *)site.code));
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      marker_text_reserved((void *)after - 1,
+						   (void *)after - 1),
+			      "the site's last byte is reserved");
+	KUNIT_ASSERT_NE_MSG(test, after, site.target,
+			    "the block does not start right after the site");
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       marker_text_reserved((void *)after, (void *)after),
+			       "the byte after the site is not reserved");
+#ifdef CONFIG_KPROBES
+	{
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)site.code };
+		int ret = register_kprobe(&kp);
+
+		if (!ret)
+			unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL,
+				    "a kprobe on a marker site is refused");
+	}
+#endif
+}
+
+/*
+ * A site of each length is patched both ways while a kprobe sits on the
+ * instruction after it, and patching leaves that instruction's bytes (the
+ * kprobe's) alone.
+ */
+static void marker_site_sized_kprobe_next(struct kunit *test)
+{
+#ifdef CONFIG_KPROBES
+	const struct marker_kunit_sized *p;
+	struct marker_kunit_seen seen = { };
+	struct marker_kunit_site site;
+	struct kprobe kp = { };
+	u8 next[MARKER_SITE_BYTES_MAX];
+
+	p = marker_kunit_get_sized(test, &site);
+	kp.addr = (kprobe_opcode_t *)(site.code + site.size);
+	KUNIT_ASSERT_EQ_MSG(test, 0, register_kprobe(&kp),
+			    "a kprobe on the instruction after a site is allowed");
+#ifdef CONFIG_OPTPROBES
+	wait_for_kprobe_optimizer();
+#endif
+	memcpy(next, kp.addr, sizeof(next));
+
+	marker_kunit_sized_on(test, p, &site, &seen);
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)kp.addr, next, sizeof(next),
+			       "enabling the site leaves the kprobe's bytes alone");
+	p->fire(1);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+
+	marker_kunit_sized_off(test, p, &site, &seen);
+	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)kp.addr, next, sizeof(next),
+			       "disabling the site leaves the kprobe's bytes alone");
+	p->fire(2);
+	KUNIT_EXPECT_EQ(test, seen.calls, 1);
+	unregister_kprobe(&kp);
+#else
+	kunit_skip(test, "needs CONFIG_KPROBES");
+#endif
 }
 
 static noinline void marker_kunit_fire_two_a(int i)
@@ -477,7 +759,7 @@ static void marker_site_busy_one_of_two(struct kunit *test)
 
 	marker_iterate_sites(marker_kunit_find_two, &two);
 	KUNIT_ASSERT_EQ(test, two.found, 2);
-	marker_kunit_poke(two.site[0].code, marker_kunit_foreign);
+	marker_kunit_poke_foreign(two.site[0].code);
 
 	KUNIT_ASSERT_EQ_MSG(test, 0,
 			    marker_probe_register("marker_kunit_two", "i %d",
@@ -486,9 +768,7 @@ static void marker_site_busy_one_of_two(struct kunit *test)
 	two.found = 0;
 	marker_iterate_sites(marker_kunit_find_two, &two);
 	KUNIT_EXPECT_TRUE_MSG(test, two.site[0].busy, "the busy site is listed");
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)two.site[0].code,
-			       marker_kunit_foreign, MARKER_SITE_SIZE,
-			       "its foreign bytes are left alone");
+	marker_kunit_expect_foreign(test, two.site[0].code);
 	KUNIT_EXPECT_FALSE(test, two.site[1].busy);
 	marker_kunit_expect_jmp(test, two.site[1].code, two.site[1].target);
 	marker_kunit_fire_two_a(1);
@@ -496,7 +776,7 @@ static void marker_site_busy_one_of_two(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, seen.calls, 1,
 			    "the other site fires, the busy one does not");
 
-	marker_kunit_poke(two.site[0].code, marker_kunit_nop);
+	marker_kunit_poke_nop(two.site[0].code);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("marker_kunit_two",
 						marker_kunit_count, &seen));
@@ -576,7 +856,7 @@ static void marker_site_optprobe_refused(struct kunit *test)
 	unregister_kprobe(&kp);
 
 	marker_kunit_get_site(test, &site, "marker_kunit_near");
-	for (k = 1; k < MARKER_SITE_SIZE && ret; k++) {
+	for (k = 1; k < JMP32_INSN_SIZE && ret; k++) {
 		memset(&kp, 0, sizeof(kp));
 		kp.pre_handler = marker_kunit_kprobe_handler;
 		kp.addr = (kprobe_opcode_t *)(site.code - k);
@@ -637,7 +917,7 @@ static void marker_site_block_reserved(struct kunit *test)
 		int k, tried = 0;
 
 		marker_kunit_get_site(test, &site, "marker_kunit_near");
-		for (k = 1; k < MARKER_SITE_SIZE; k++) {
+		for (k = 1; k < JMP32_INSN_SIZE; k++) {
 			struct kprobe kp = {
 				.pre_handler = marker_kunit_kprobe_handler,
 				.addr = (kprobe_opcode_t *)(site.target - k),
@@ -773,8 +1053,8 @@ static int marker_kunit_batch_site(const struct marker_site_info *info,
 	b->sites++;
 	b->enabled += info->enabled;
 	b->jmps += marker_kunit_jmp_target(info->code) == info->target;
-	b->nops += info->nr_bytes == MARKER_SITE_SIZE &&
-		   !memcmp(info->bytes, marker_kunit_nop, MARKER_SITE_SIZE);
+	b->nops += info->nr_bytes == info->size &&
+		   !memcmp(info->bytes, marker_kunit_nop(info->size), info->size);
 	return 0;
 }
 
@@ -932,9 +1212,8 @@ static bool marker_kunit_published(const char *name)
 
 static void marker_kunit_expect_left(struct kunit *test, unsigned long code)
 {
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)code, marker_kunit_nop,
-			       MARKER_SITE_SIZE,
-			       "a site this task's batch changed waits for its end");
+	marker_kunit_expect_nop_msg(test, code,
+				    "a site this task's batch changed waits for its end");
 }
 
 /*
@@ -1038,9 +1317,8 @@ static void marker_batch_others_take_a_shared_name(struct kunit *test)
 		goto no_thread;
 	KUNIT_EXPECT_EQ(test, t.ret, 0);
 	KUNIT_EXPECT_FALSE(test, marker_kunit_published(MARKER_KUNIT_A));
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)a.code, marker_kunit_nop,
-			       MARKER_SITE_SIZE,
-			       "no probe left: the other task leaves the NOP");
+	marker_kunit_expect_nop_msg(test, a.code,
+				    "no probe left: the other task leaves the NOP");
 	KUNIT_EXPECT_EQ(test, 0, marker_patch_batch_end(&batch));
 	marker_kunit_expect_nop(test, a.code);
 	marker_synchronize_unregister();
@@ -1086,9 +1364,8 @@ static void marker_batch_two_tasks(struct kunit *test)
 	ret = marker_kunit_task_start(&t);
 	if (!ret) {
 		KUNIT_EXPECT_EQ(test, t.ret, 0);
-		KUNIT_EXPECT_MEMEQ_MSG(test, (void *)b.code, marker_kunit_nop,
-				       MARKER_SITE_SIZE,
-				       "the other task's site waits for its batch");
+		marker_kunit_expect_nop_msg(test, b.code,
+					    "the other task's site waits for its batch");
 		marker_kunit_expect_left(test, a.code);
 		marker_kunit_task_finish(&t);
 		KUNIT_EXPECT_EQ(test, t.end_ret, 0);
@@ -1135,19 +1412,18 @@ static void marker_site_batch_end_busy(struct kunit *test)
 	ret = marker_probe_register("marker_kunit_values", MARKER_KUNIT_FMT,
 				    marker_kunit_probe, &seen);
 	if (!ret)
-		marker_kunit_poke(site.code, marker_kunit_foreign);
+		marker_kunit_poke_foreign(site.code);
 	KUNIT_EXPECT_EQ_MSG(test, -EBUSY, marker_patch_batch_end(&batch),
 			    "the batch's end finds the site to enable busy");
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_EXPECT_MEMEQ_MSG(test, (void *)site.code, marker_kunit_foreign,
-			       MARKER_SITE_SIZE, "the foreign bytes are left alone");
+	marker_kunit_expect_foreign(test, site.code);
 	marker_kunit_get_site(test, &site, "marker_kunit_values");
 	KUNIT_EXPECT_TRUE_MSG(test, site.busy, "the site is listed busy");
 	KUNIT_EXPECT_TRUE_MSG(test, site.enabled, "its marker has its probe");
 	marker_kunit_fire(1, 2, "busy");
 	KUNIT_EXPECT_EQ(test, seen.calls, 0);
 
-	marker_kunit_poke(site.code, marker_kunit_nop);
+	marker_kunit_poke_nop(site.code);
 	KUNIT_EXPECT_EQ(test, 0,
 			marker_probe_unregister("marker_kunit_values",
 						marker_kunit_probe, &seen));
@@ -1477,6 +1753,9 @@ static struct kunit_case marker_site_cases[] = {
 	KUNIT_CASE(marker_site_patch_batch),
 	KUNIT_CASE(marker_site_kprobe_refused),
 	KUNIT_CASE(marker_site_busy),
+	KUNIT_CASE_PARAM(marker_site_sized_busy, marker_kunit_sized_gen_params),
+	KUNIT_CASE_PARAM(marker_site_sized_reserved, marker_kunit_sized_gen_params),
+	KUNIT_CASE_PARAM(marker_site_sized_kprobe_next, marker_kunit_sized_gen_params),
 	KUNIT_CASE(marker_site_busy_one_of_two),
 	KUNIT_CASE(marker_site_optprobe_refused),
 	KUNIT_CASE(marker_site_block_reserved),

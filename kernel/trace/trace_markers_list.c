@@ -68,10 +68,11 @@ static const struct file_operations marker_list_fops = {
 };
 
 /*
- * "name symbol+0xoff module state bytes code target": the bytes at the
- * site in hex ("-" when there are none), the addresses of the site and of
- * its out-of-line block, 0 for readers /proc/kallsyms would not show
- * addresses to. Called with the marker mutex held.
+ * "name symbol+0xoff module state bytes code target size": the bytes at
+ * the site in hex ("-" when there are none), the addresses of the site and
+ * of its out-of-line block, 0 for readers /proc/kallsyms would not show
+ * addresses to, and the site's length ("-" without patchable sites). Called
+ * with the marker mutex held.
  */
 static int marker_site_show(const struct marker_site_info *info, void *data)
 {
@@ -96,7 +97,11 @@ static int marker_site_show(const struct marker_site_info *info, void *data)
 		seq_printf(m, "%*phN", (int)info->nr_bytes, info->bytes);
 	else
 		seq_putc(m, '-');
-	seq_printf(m, " 0x%lx 0x%lx\n", code, target);
+	seq_printf(m, " 0x%lx 0x%lx ", code, target);
+	if (info->size)
+		seq_printf(m, "%u\n", info->size);
+	else
+		seq_puts(m, "-\n");
 	return 0;
 }
 

@@ -54,8 +54,9 @@ cleanup() {
 }
 
 # Print the bytes of the site of $marker in marker_example and check they
-# are what $1 says: "nop" (NOP5) or "jmp" (JMP rel32 to the listed target).
-# A marker_sites line: name symbol+0xoff module state bytes code target.
+# are what $1 says: "nop" (the NOP of the site's length, 2 or 5 bytes) or
+# "jmp" (JMP rel8 or rel32 to the listed target).
+# A marker_sites line: name symbol+0xoff module state bytes code target size.
 show_site() {
 	line=$(grep "^$marker [^ ]* marker_example " "$sites") ||
 		fail "no site of $marker in $sites"
@@ -63,37 +64,40 @@ show_site() {
 	# shellcheck disable=SC2086 # splitting is the point
 	set -- "$1" $line
 	set +f
-	want=$1 state=$5 bytes=$6 code=$7 target=$8
-	b1=${bytes%????????}
-	rest=${bytes#??}
-	b2=${rest%??????}
-	rest=${rest#??}
-	b3=${rest%????}
-	rest=${rest#??}
-	b4=${rest%??}
-	b5=${rest#??}
-	pretty="$b1 $b2 $b3 $b4 $b5"
-
-	case $want in
-	nop)
-		if [ "$bytes" != 0f1f440000 ] || [ "$state" != disabled ]; then
-			fail "site $marker: $pretty ($state), expected NOP5, disabled"
+	want=$1 state=$5 bytes=$6 code=$7 target=$8 size=$9
+	pretty=$(echo "$bytes" | sed 's/../& /g; s/ $//')
+	case $want/$size in
+	nop/2 | nop/5)
+		nop=0f1f440000
+		[ "$size" = 5 ] || nop=6690
+		if [ "$bytes" != $nop ] || [ "$state" != disabled ]; then
+			fail "site $marker: $pretty ($state), expected NOP$size, disabled"
 		fi
-		echo "site $marker: $pretty (NOP5)"
+		echo "site $marker: $pretty (NOP$size)"
 		;;
-	jmp)
-		if [ "$b1" != e9 ] || [ "$state" != enabled ]; then
+	jmp/2 | jmp/5)
+		b1=${bytes%"${bytes#??}"}
+		rest=${bytes#??}
+		if [ "$state" != enabled ] || { [ "$size" = 2 ] && [ "$b1" != eb ]; } ||
+			{ [ "$size" = 5 ] && [ "$b1" != e9 ]; }; then
 			fail "site $marker: $pretty ($state), expected JMP, enabled"
 		fi
-		# target = code + 5 + rel32, checked on the low 32 bits so
-		# that any shell's arithmetic will do.
-		rel=$((0x$b5$b4$b3$b2))
+		# target = code + size + displacement (little-endian, signed),
+		# checked on the low 32 bits so that any shell's arithmetic
+		# will do.
+		rel=0
+		while [ -n "$rest" ]; do
+			rel=$((rel * 256 + 0x${rest#"${rest%??}"}))
+			rest=${rest%??}
+		done
+		[ "$size" = 5 ] || rel=$(((rel ^ 0x80) - 0x80))
 		code_lo=$((0x${code#0x????????}))
 		target_lo=$((0x${target#0x????????}))
-		[ $(((code_lo + 5 + rel - target_lo) & 0xffffffff)) -eq 0 ] ||
+		[ $(((code_lo + size + rel - target_lo) & 0xffffffff)) -eq 0 ] ||
 			fail "site $marker: $pretty does not jump to $target"
-		echo "site $marker: $pretty (JMP rel32 to $target)"
+		echo "site $marker: $pretty (JMP to $target)"
 		;;
+	*) fail "site $marker: $pretty, a $size-byte site ($state)" ;;
 	esac
 }
 

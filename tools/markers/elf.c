@@ -597,12 +597,15 @@ static int abi_read_sites(struct abi_elf *e, struct abi_set *set)
 	for (i = 0; i < nr; i++) {
 		unsigned long long entry = i * MARKER_SITE_SIZE;
 		struct abi_place code, target;
-		unsigned long long index, addr = 0;
+		unsigned long long index, addr = 0, flags;
 		char where[256];
 
 		if (abi_table_target(e, &e->sites, entry + MARKER_SITE_MARKER_OFFSET,
-				     true, &target) ||
-		    target.shndx != e->markers.start.shndx ||
+				     true, &target))
+			return abi_error(e->path, "site %zu points to no marker", i);
+		flags = target.offset & MARKER_SITE_FLAGS;
+		target.offset -= flags;
+		if (target.shndx != e->markers.start.shndx ||
 		    target.offset < e->markers.start.offset ||
 		    target.offset - e->markers.start.offset >= e->markers.size ||
 		    (target.offset - e->markers.start.offset) % e->marker_size)
@@ -616,6 +619,8 @@ static int abi_read_sites(struct abi_elf *e, struct abi_set *set)
 			addr = e->sites.addr + entry +
 			       abi_read_s32(e->sites.data + entry);
 		abi_code_name(e, &code, addr, where, sizeof(where));
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 " (%d bytes)", flags ? 2 : 5);
 		abi_add_site(e, set, e->marker_names[index], where);
 	}
 	return 0;

@@ -22,10 +22,15 @@
 #define MARKER_FLAG_DEBUG		0x02	/* name starts with "__" */
 #define MARKER_FLAG_TYPED		0x04	/* a DECLARE_MARKER() site */
 
-/* struct marker_site: three offsets relative to each field's address. */
+/*
+ * struct marker_site: three offsets relative to each field's address. The
+ * marker's carries flags in its low bits (x86: nonzero for a 2-byte site,
+ * zero for a 5-byte one).
+ */
 #define MARKER_SITE_SIZE		12
 #define MARKER_SITE_CODE_OFFSET		0
 #define MARKER_SITE_MARKER_OFFSET	8
+#define MARKER_SITE_FLAGS		3
 
 /*
  * One field of a marker's format, with the C type its conversion reads
@@ -74,7 +79,7 @@ struct abi_marker {
 	struct abi_field fields[MARKER_FIELDS_MAX];
 	int nr_fields;
 	/*
-	 * One per __marker_sites entry, "function+0xoffset"; in a file
+	 * One per __marker_sites entry, "function+0xoffset (N bytes)"; in a file
 	 * without patchable sites one per struct marker, its source file.
 	 * "[module] " first in a module.
 	 */

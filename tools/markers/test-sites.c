@@ -22,12 +22,14 @@ struct sites_case {
 
 static const struct sites_case cases[] = {
 	{ "sites-patchable.o", "sites_inlined",
-	  "[sites_test] sites_first+0x0,[sites_test] sites_second+0x0" },
+	  "[sites_test] sites_first+0x0 (5 bytes),[sites_test] sites_second+0x0 (2 bytes)" },
 	{ "sites-patchable.o", "sites_twice",
-	  "[sites_test] sites_third+0x0,[sites_test] sites_third+0x5" },
+	  "[sites_test] sites_third+0x0 (5 bytes),[sites_test] sites_third+0x5 (5 bytes)" },
 	{ "sites-patchable.o", "sites_dead", "" },
-	{ "sites-patchable", "sites_inlined", "sites_first+0x0,sites_second+0x0" },
-	{ "sites-patchable", "sites_twice", "sites_third+0x0,sites_third+0x5" },
+	{ "sites-patchable", "sites_inlined",
+	  "sites_first+0x0 (5 bytes),sites_second+0x0 (2 bytes)" },
+	{ "sites-patchable", "sites_twice",
+	  "sites_third+0x0 (5 bytes),sites_third+0x5 (5 bytes)" },
 	{ "sites-patchable", "sites_dead", "" },
 	{ "sites-generic.o", "sites_inlined", "[sites_test] sites.S" },
 	{ "sites-generic.o", "sites_twice",

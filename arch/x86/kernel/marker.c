@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 marker sites: a 5-byte NOP while disabled, JMP rel32 to the site's
- * out-of-line probe call while enabled.
+ * x86 marker sites: a NOP while disabled, a JMP to the site's out-of-line
+ * probe call while enabled; 2 bytes (JMP rel8) where the probe call is in a
+ * short jump's reach, 5 bytes (JMP rel32) otherwise.
  *
  * This file only chooses instructions, checks the bytes it expects to find
  * and hands the writes to text_poke_queue()/text_poke_finish(). Which sites
@@ -17,12 +18,13 @@
 
 static const void *marker_site_insn(const struct marker_site *site, bool enabled)
 {
+	unsigned int size = marker_site_size(site);
 	void *code = (void *)marker_site_code(site);
 
 	if (!enabled)
-		return x86_nops[MARKER_SITE_SIZE];
-	return text_gen_insn(JMP32_INSN_OPCODE, code,
-			     (void *)marker_site_target(site));
+		return x86_nops[size];
+	return text_gen_insn(size == JMP8_INSN_SIZE ? JMP8_INSN_OPCODE : JMP32_INSN_OPCODE,
+			     code, (void *)marker_site_target(site));
 }
 
 /**
@@ -40,11 +42,12 @@ int arch_marker_site_check(const struct marker_site *site, bool enabled)
 {
 	const void *code = (void *)marker_site_code(site);
 	const void *expect = marker_site_insn(site, enabled);
-	u8 found[MARKER_SITE_SIZE];
+	unsigned int size = marker_site_size(site);
+	u8 found[MARKER_SITE_SIZE_MAX];
 
 	lockdep_assert_held(&text_mutex);
-	if (copy_from_kernel_nofault(found, code, MARKER_SITE_SIZE) ||
-	    memcmp(found, expect, MARKER_SITE_SIZE))
+	if (copy_from_kernel_nofault(found, code, size) ||
+	    memcmp(found, expect, size))
 		return -EBUSY;
 	return 0;
 }
@@ -52,7 +55,7 @@ int arch_marker_site_check(const struct marker_site *site, bool enabled)
 /**
  * arch_marker_site_queue - queue the instruction for a site's new state
  * @site: a site that holds the other state's instruction
- * @enable: write JMP rel32 (true) or the NOP (false)
+ * @enable: write the JMP (true) or the NOP (false)
  *
  * Sites queued in ascending address order share one int3-guarded batch;
  * text_poke_queue() flushes early only when its vector is full. Called with
@@ -62,7 +65,7 @@ void arch_marker_site_queue(const struct marker_site *site, bool enable)
 {
 	lockdep_assert_held(&text_mutex);
 	text_poke_queue((void *)marker_site_code(site),
-			marker_site_insn(site, enable), MARKER_SITE_SIZE, NULL);
+			marker_site_insn(site, enable), marker_site_size(site), NULL);
 }
 
 /**

@@ -47,25 +47,30 @@
 .endm
 
 /*
- * A site: a 5-byte NOP, and its __marker_sites entry giving it, the
+ * A site: a 5-byte NOP (with short=1 a 2-byte one, flagged in the marker's
+ * offset as x86 does), and its __marker_sites entry giving it, the
  * out-of-line block that would call the probes and the marker. A generic
  * site reads the marker's state instead, and has no entry.
  */
-.macro SITE marker
+.macro SITE marker, short=0
 #ifdef GENERIC_SITES
 	cmpb	$0, \marker + 32(%rip)
 #else
 .Lsite\@:
+	.if	\short
+	.byte	0x66, 0x90
+	.else
 	.byte	0x0f, 0x1f, 0x44, 0x00, 0x00
+	.endif
 	.pushsection MARKER_SITES_SECTION
 	.balign	4
 	.long	.Lsite\@ - .
 	.long	.Lcall\@ - .
-	.long	\marker - .
+	.long	\marker + 3 * \short - .
 	.popsection
 	.pushsection .text.unlikely, "ax"
 .Lcall\@:
-	jmp	.Lsite\@ + 5
+	jmp	.Lsite\@ + 5 - 3 * \short
 	.popsection
 #endif
 .endm
@@ -109,7 +114,7 @@ FUNCTION sites_first
 END sites_first
 
 FUNCTION sites_second
-	SITE	__marker_sites_inlined
+	SITE	__marker_sites_inlined, 1
 END sites_second
 
 FUNCTION sites_third

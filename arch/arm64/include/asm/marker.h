@@ -8,7 +8,13 @@
 #include <asm/insn.h>
 
 /* Every site is one A64 instruction: NOP, or B to its probe call. */
-#define MARKER_SITE_SIZE	AARCH64_INSN_SIZE
+#define MARKER_SITE_SIZE_MAX	AARCH64_INSN_SIZE
+
+/* The entry's flags are unused: every site is one instruction. */
+static inline unsigned int arch_marker_site_size(unsigned int flags)
+{
+	return AARCH64_INSN_SIZE;
+}
 
 struct marker;
 

@@ -107,14 +107,18 @@ recorded() {
 	grep -c " $1:" "$INST/trace" || true
 }
 
-# Every site of every marker: NOP when disabled, JMP rel32 to its target
-# when enabled. Prints "checked mismatches".
+# Every site of every marker: the NOP of its length when disabled, JMP
+# rel8 or rel32 to its target when enabled. Prints "checked mismatches".
 check_sites() {
-	local name mod state code target bytes rest rel want n=0 bad=0
-	while read -r name sym mod state bytes code target rest; do
-		case $state in
-		disabled) want=0f1f440000 ;;
-		enabled)
+	local name mod state code target size bytes rest rel want n=0 bad=0
+	while read -r name sym mod state bytes code target size rest; do
+		case $state/$size in
+		disabled/2) want=6690 ;;
+		disabled/*) want=0f1f440000 ;;
+		enabled/2)
+			want=$(printf 'eb%02x' $(((target - code - 2) & 255)))
+			;;
+		enabled/*)
 			rel=$(((target - code - 5) & 0xffffffff))
 			want=$(printf 'e9%02x%02x%02x%02x' $((rel & 255)) \
 				$(((rel >> 8) & 255)) $(((rel >> 16) & 255)) \
@@ -290,8 +294,9 @@ row "module load/unload cycles" "$loads (errors $load_errors)"
 row "module: probe calls / events read" "$mod_calls / $rec_mod (enabled $enabled)"
 row "module: perf stat count" "$perf_count"
 row "C: burst fired / probe calls" "$c_fired / $c_calls (recursion drops $c_drops)"
+c_sum=$((c_recorded + c_overrun + c_lost))
 row "C: recorded + overrun + refused" \
-	"$c_recorded + $c_overrun + $c_lost = $((c_recorded + c_overrun + c_lost)) (entries $c_entries)"
+	"$c_recorded + $c_overrun + $c_lost = $c_sum (entries $c_entries)"
 row "sites checked / bad (all off)" "$(echo "$sites_off" | tr ' ' /)"
 row "sites checked / bad (hot on)" "$(echo "$sites_on" | tr ' ' /)"
 

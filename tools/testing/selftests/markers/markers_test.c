@@ -192,20 +192,21 @@ struct site {
 	char bytes[17];		/* up to 8 bytes in hex; empty without patchable sites */
 	unsigned long code;
 	unsigned long target;
+	unsigned int size;	/* 0 without patchable sites */
 };
 
 static int parse_site(char *line, struct site *site)
 {
-	char *tok[7], *save;
+	char *tok[8], *save;
 	int n;
 
-	for (n = 0; n < 7; n++) {
+	for (n = 0; n < 8; n++) {
 		tok[n] = strtok_r(n ? NULL : line, " \t", &save);
 		if (!tok[n])
 			break;
 	}
-	/* name symbol+0xoff module state bytes code target */
-	if (n < 7)
+	/* name symbol+0xoff module state bytes code target size */
+	if (n < 8)
 		return -EPROTO;
 	memset(site, 0, sizeof(*site));
 	snprintf(site->name, sizeof(site->name), "%s", tok[0]);
@@ -217,6 +218,8 @@ static int parse_site(char *line, struct site *site)
 		snprintf(site->bytes, sizeof(site->bytes), "%s", tok[4]);
 	site->code = strtoul(tok[5], NULL, 16);
 	site->target = strtoul(tok[6], NULL, 16);
+	/* Without patchable sites there is no length either: "-". */
+	site->size = strtoul(tok[7], NULL, 10);
 	return 0;
 }
 
@@ -283,10 +286,18 @@ static const char *site_nop(void)
 	return "";
 }
 
+/* The NOP of @site's length: x86's 2-byte sites hold the 2-byte NOP. */
+static const char *site_nop_of(const struct site *site)
+{
+	if (machine_is("x86_64", "i686") && site->size == 2)
+		return "6690";
+	return site_nop();
+}
+
 /*
- * Where the site's bytes jump, else 0: x86's JMP rel32 (e9, then the
- * displacement from the next instruction), arm64's B (0b000101, then a
- * signed 26-bit offset in words from the site), both little-endian.
+ * Where the site's bytes jump, else 0: x86's JMP rel8 (eb) or rel32 (e9),
+ * then the displacement from the next instruction, arm64's B (0b000101,
+ * then a signed 26-bit offset in words from the site), all little-endian.
  */
 static unsigned long jmp_target(const struct site *site)
 {
@@ -298,6 +309,8 @@ static unsigned long jmp_target(const struct site *site)
 		   &b[0], &b[1], &b[2], &b[3], &b[4]);
 	if (n != (int)strlen(site->bytes) / 2)
 		return 0;
+	if (n == 2 && b[0] == 0xeb)
+		return site->code + 2 + (signed char)b[1];
 	if (n == 5 && b[0] == 0xe9) {
 		rel = b[1] | b[2] << 8 | b[3] << 16 | (long)b[4] << 24;
 		if (rel >= 0x80000000L)
@@ -338,7 +351,7 @@ static void check_site(struct __test_metadata *_metadata,
 			       site->name, site->code, site->target,
 			       site->bytes);
 	} else {
-		EXPECT_STREQ(site_nop(), site->bytes)
+		EXPECT_STREQ(site_nop_of(site), site->bytes)
 			TH_LOG("disabled site of %s at 0x%lx should hold the NOP",
 			       site->name, site->code);
 	}
@@ -921,7 +934,7 @@ TEST_F_TIMEOUT(markers, conflicting_format_left_disabled, TEST_TIMEOUT)
 	EXPECT_STREQ("conflict", site.state)
 		TH_LOG("the site with the other format should be in conflict");
 	if (have_site_bytes())
-		EXPECT_STREQ(site_nop(), site.bytes)
+		EXPECT_STREQ(site_nop_of(&site), site.bytes)
 			TH_LOG("a conflicting site should stay a NOP while example_int has probes");
 	check_count(_metadata, "example_int", 0);
 	EXPECT_EQ(0, read_number(TEST_HITS))

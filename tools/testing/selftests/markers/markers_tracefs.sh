@@ -35,21 +35,29 @@ test_listing_markers() {
 		'stable sites=1 conflicts=0 modules=marker_example event'
 }
 
-# name symbol+0xoff module state bytes code target: the bytes of a
-# disabled site are the architecture's NOP (x86's 5-byte NOP, arm64's
-# NOP), root sees the addresses, and a site whose init text is gone has
-# no bytes.
+# name symbol+0xoff module state bytes code target size: the bytes of a
+# disabled site are the architecture's NOP of the site's length (x86's
+# 2-byte or 5-byte NOP, arm64's NOP), root sees the addresses, and a site
+# whose init text is gone has no bytes.
 test_listing_sites() {
-	local nop=0f1f440000 addr='0x[0-9a-f]{8,}' sym='[A-Za-z0-9_.]+\+0x[0-9a-f]+'
+	local nop='(6690|0f1f440000)' size='[25]' addr='0x[0-9a-f]{8,}'
+	local sym='[A-Za-z0-9_.]+\+0x[0-9a-f]+'
 	local int init kptr
-	[ "$(uname -m)" != aarch64 ] || nop=1f2003d5
+	if [ "$(uname -m)" = aarch64 ]; then
+		nop=1f2003d5
+		size=4
+	fi
 	int=$(grep '^example_int ' "$TRACEFS/marker_sites")
 	init=$(grep '^example_init ' "$TRACEFS/marker_sites")
 	echo "$int" | grep -Eq \
-		"^example_int $sym marker_example disabled $nop $addr $addr\$" ||
+		"^example_int $sym marker_example disabled $nop $addr $addr $size\$" ||
 		fail "example_int: not a disabled site with bytes $nop: $int"
+	case $int in
+	*" 6690 "*" 2" | *" 0f1f440000 "*" 5" | *" 1f2003d5 "*" 4") ;;
+	*) fail "example_int: its NOP is not of its length: $int" ;;
+	esac
 	echo "$init" | grep -Eq \
-		"^example_init [^ ]+ marker_example init-freed - 0x[0-9a-f]+ 0x[0-9a-f]+\$" ||
+		"^example_init [^ ]+ marker_example init-freed - 0x[0-9a-f]+ 0x[0-9a-f]+ $size\$" ||
 		fail "example_init's site is not init-freed without bytes: $init"
 	# kptr_restrict 2: no address for anybody, root included; the
 	# symbol and offset of a live site still tell where it is.
@@ -59,9 +67,9 @@ test_listing_sites() {
 	int=$(grep '^example_int ' "$TRACEFS/marker_sites")
 	init=$(grep '^example_init ' "$TRACEFS/marker_sites")
 	echo "$kptr" >/proc/sys/kernel/kptr_restrict
-	echo "$int" | grep -Eq "^example_int $sym marker_example disabled $nop 0x0 0x0\$" ||
+	echo "$int" | grep -Eq "^example_int $sym marker_example disabled $nop 0x0 0x0 $size\$" ||
 		fail "kptr_restrict 2: example_int's site shows addresses: $int"
-	[ "$init" = 'example_init 0x0 marker_example init-freed - 0x0 0x0' ] ||
+	echo "$init" | grep -Eq "^example_init 0x0 marker_example init-freed - 0x0 0x0 $size\$" ||
 		fail "kptr_restrict 2: example_init's site shows addresses: $init"
 }
 
