@@ -72,9 +72,10 @@ void __marker_call_varargs(const struct marker_probe *p, ...);
  * marker's iterator (__marker_iter_<name>) when there are several probes
  * or probes with a format; the registry switches the static call. On a
  * CPU not online (and with lockdep where RCU is not watching), nothing is
- * called, as from a trace_mark() site (marker_probes_may_run()). A module's site calls the static call's
- * trampoline (its key is not exported); without static calls, a site
- * calls the iterator, which serves any array, as tracepoints do.
+ * called, as from a trace_mark() site (marker_probes_may_run()). A
+ * module's site calls the static call's trampoline (its key is not
+ * exported); without static calls, a site calls the iterator, which
+ * serves any array, as tracepoints do.
  */
 #ifdef CONFIG_HAVE_STATIC_CALL
 #define __marker_static_call(id)	static_call_mod(marker_call_##id)

@@ -80,9 +80,10 @@ DEFINE_PER_CPU(unsigned long, marker_recursion_drops);
  * arguments. Context: any — task, softirq, hard IRQ, NMI, with the runqueue
  * lock held, never where RCU is not watching (a lockdep kernel warns at
  * such a site). Takes no locks, allocates nothing. Calls nothing on a CPU
- * not online yet (marker_probes_may_run(), the rule of typed sites too). A probe that fires a marker
- * in the same context (task, softirq, IRQ or NMI) on this CPU is not called
- * again; such events are counted in marker_recursion_drops.
+ * not online yet (marker_probes_may_run(), the rule of typed sites too).
+ * A probe that fires a marker in the same context (task, softirq, IRQ or
+ * NMI) on this CPU is not called again; such events are counted in
+ * marker_recursion_drops.
  */
 void notrace __marker_probe_call(const struct marker *marker, ...)
 {
